@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+/**
+ * The `sqlenv` command. Each subcommand lives in its own file in this folder and exports
+ * `run(argv): Promise<number>` (the exit code); they are loaded lazily so that `sqlenv eval`
+ * does not pay for loading onnxruntime.
+ */
+const commands: Record<string, { file: string; summary: string }> = {
+  eval: { file: './eval.js', summary: 'run baseline agents on a dataset split' },
+  play: { file: './play.js', summary: 'play an episode in the terminal' },
+  serve: { file: './serve.js', summary: 'serve an environment over the OpenEnv protocol' },
+  data: { file: './data.js', summary: 'dataset tools (stats)' },
+  lm: { file: './lm.js', summary: 'language-model tools (logprobs, grad, generate)' },
+  train: { file: './train.js', summary: 'GRPO / SFT training from a config file' },
+  dashboard: { file: './dashboard.js', summary: 'serve a run directory\'s live dashboard' },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length));
+  return [
+    'usage: sqlenv <command> [options]',
+    '',
+    ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `sqlenv <command> --help` for a command\'s options.',
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h') {
+    console.log(usage());
+    return name ? 0 : 1;
+  }
+  const command = commands[name];
+  if (!command) {
+    console.error(`sqlenv: unknown command "${name}".\n\n${usage()}`);
+    return 2;
+  }
+  const mod = (await import(command.file)) as { run: (argv: string[]) => Promise<number> };
+  return mod.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The path of a compiled JavaScript entry point for a worker thread or child process.
+ *
+ * Worker threads on Node 20 do not inherit TypeScript loaders (tsx, vitest), so workers always
+ * run compiled JavaScript. Called from compiled code, the script sits beside the caller; called
+ * from TypeScript sources (tests, tsx), the same relative path is looked up under `dist/` at the
+ * package root, which `npm run build` (and therefore `npm test`) produces.
+ *
+ * @example
+ * ```ts
+ * const script = workerScriptPath(import.meta.url, './query-worker.js');
+ * fork(script);
+ * ```
+ */
+export function workerScriptPath(callerUrl: string, relativeJs: string): string {
+  const callerDir = dirname(fileURLToPath(callerUrl));
+  const beside = resolve(callerDir, relativeJs);
+  if (existsSync(beside)) return beside;
+  const root = packageRoot(callerDir);
+  const compiled = join(root, 'dist', relative(root, beside));
+  if (existsSync(compiled)) return compiled;
+  throw new Error(
+    `worker script ${relativeJs} not found beside ${callerDir} nor at ${compiled}. ` +
+      'Run `npm run build` first: worker threads and child processes run the compiled JavaScript.',
+  );
+}
+
+function packageRoot(start: string): string {
+  let dir = start;
+  for (;;) {
+    if (existsSync(join(dir, 'package.json')) && !dir.endsWith('dist')) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`no package.json above ${start}`);
+    dir = parent;
+  }
+}

@@ -1,6 +1,6 @@
 import { Rng, randomSeed } from './rng.js';
 import type { Space } from './spaces/space.js';
-import type { EnvSpec } from './registry.js';
+import type { EnvSpec } from './registration/env-spec.js';
 
 /** Free-form diagnostics returned beside observations, as Gymnasium's `info` dict. */
 export type Info = Record<string, unknown>;

@@ -1,1 +1,18 @@
-export {};
+/**
+ * Remote environments: an OpenEnv-compatible server for any registered env (`createServer`,
+ * `sqlenv serve`) and the `RemoteEnv` client, over HTTP or WebSocket, in JSON or MessagePack.
+ * Importing this module registers `RemoteEnv-v0`.
+ */
+export { ERROR_CODES, HTTP_STATUS_OF, ProtocolError, isErrorCode, type ErrorCode, type ValidationDetail } from './protocol/error-codes.js';
+export * from './protocol/messages.js';
+export { WireCodec, type WireEncoding } from './protocol/codec.js';
+export { createServer, SERVER_VERSION, type EnvServer, type ServerOptions } from './server/create-server.js';
+export { jsonLineLogger, silentLogger, type ServerLogger } from './server/logger.js';
+export { ServerMetrics, type ErrorSource } from './server/metrics.js';
+export type { ActionValidation } from './server/env-session.js';
+export { RemoteEnv, type RemoteEnvOptions } from './remote-env.js';
+export { RemoteEnvError } from './client/remote-env-error.js';
+export { fetchSchema, type RemoteTransport, type TransportOptions } from './client/transport.js';
+export { WsTransport } from './client/ws-transport.js';
+export { HttpTransport } from './client/http-transport.js';
+export { REMOTE_ENV_ID, registerRemoteEnv, type RemoteEnvKwargs } from './register.js';

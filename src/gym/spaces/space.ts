@@ -3,6 +3,15 @@ import { Rng, randomSeed } from '../rng.js';
 /** A JSON Schema object, as exported by {@link Space.toJSONSchema}. */
 export type JSONSchema = { [key: string]: unknown };
 
+/** Any space, whatever its member and mask types (the element type of composite spaces). */
+export type AnySpace = Space<unknown, unknown>;
+
+/** The member type of a space type: `SpaceValue<Discrete>` is `number`. */
+export type SpaceValue<S> = S extends Space<infer T, infer _Mask> ? T : never;
+
+/** The mask type of a space type: `SpaceMask<Discrete>` is `DiscreteMask`. */
+export type SpaceMask<S> = S extends Space<infer _T, infer Mask> ? Mask : never;
+
 /**
  * The set of valid actions or observations, as Gymnasium's `Space`.
  *
@@ -51,5 +60,15 @@ export abstract class Space<T = unknown, Mask = never> {
   /** The generator behind `sample()`, for composite spaces that derive child seeds. */
   get sampler(): Rng {
     return this.rng;
+  }
+
+  /**
+   * Seed each child from this space's (already seeded) generator, as Gymnasium's composite spaces
+   * do, so that one seed fixes the whole tree. Returns the children's seeds, flattened.
+   */
+  protected seedChildren(children: readonly AnySpace[]): number[] {
+    const used: number[] = [];
+    for (const child of children) used.push(...child.seed(this.rng.nextUint32()));
+    return used;
   }
 }

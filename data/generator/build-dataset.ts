@@ -1,0 +1,101 @@
+/**
+ * Builds the whole bundled dataset into a directory: one SQLite file per domain, the
+ * questions instantiated from the generic and domain templates, the splits, and `tables.json`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { buildInfoPath, databasePath, splitPath, type BuildInfo, type SpiderQuestionEntry } from '../lib/spider-layout.js';
+import { BUNDLED_SEED, EVAL_FRACTION, SMOKE_SIZE, UNSEEN_DB_IDS } from './config.js';
+import { ALL_DOMAINS } from './domains/index.js';
+import { populate } from './populate.js';
+import { DbView } from './questions/db-view.js';
+import { GENERIC_TEMPLATES } from './questions/generic-templates.js';
+import { instantiateTemplates, type AcceptedQuestion, type RejectionCounts, type SeenSet } from './questions/instantiate.js';
+import type { DomainSpec } from './schema.js';
+import { spiderTablesEntry } from './spider-tables.js';
+import { assignSplits, SPLIT_NAMES, type SplitName } from './splits.js';
+import { writeSqlite } from './sqlite-writer.js';
+
+/** What to build and where. */
+export interface BuildOptions {
+  readonly outDir: string;
+  readonly seed?: number;
+  readonly domains?: readonly DomainSpec[];
+  readonly unseenDbIds?: readonly string[];
+}
+
+/** A summary of a build, for the log and for tests. */
+export interface BuildReport {
+  readonly databases: { id: string; tables: number; rows: number }[];
+  readonly splits: Record<SplitName, number>;
+  readonly questions: readonly AcceptedQuestion[];
+  readonly rejected: RejectionCounts;
+}
+
+/**
+ * Build the dataset into `outDir` (files there with the same names are replaced).
+ *
+ * @example
+ * ```ts
+ * const report = buildDataset({ outDir: 'data/bundled' });
+ * report.splits.train; // number of training questions
+ * ```
+ */
+export function buildDataset(options: BuildOptions): BuildReport {
+  const seed = options.seed ?? BUNDLED_SEED;
+  const domains = options.domains ?? ALL_DOMAINS;
+  const seen: SeenSet = { questions: new Set(), queries: new Set() };
+  const rejected: RejectionCounts = new Map();
+  const questions: AcceptedQuestion[] = [];
+  const databases: BuildReport['databases'] = [];
+
+  for (const domain of domains) {
+    const generated = populate(domain, seed);
+    const file = databasePath(options.outDir, domain.id);
+    mkdirSync(dirname(file), { recursive: true });
+    writeSqlite(generated, file);
+    databases.push({
+      id: domain.id, tables: domain.tables.length,
+      rows: [...generated.rows.values()].reduce((n, rows) => n + rows.length, 0),
+    });
+    const conn = new Database(file, { readonly: true });
+    try {
+      const view = new DbView(generated);
+      questions.push(...instantiateTemplates(view, conn, [...GENERIC_TEMPLATES, ...domain.templates], seed, seen, rejected));
+    } finally {
+      conn.close();
+    }
+  }
+
+  const splits = assignSplits(questions, {
+    unseenDbIds: options.unseenDbIds ?? UNSEEN_DB_IDS, evalFraction: EVAL_FRACTION, smokeSize: SMOKE_SIZE, seed,
+  });
+  const counts = {} as Record<SplitName, number>;
+  for (const name of SPLIT_NAMES) {
+    const entries = (splits.get(name) ?? []).map(toEntry);
+    counts[name] = entries.length;
+    writeJson(splitPath(options.outDir, name), entries);
+  }
+  writeJson(`${options.outDir}/tables.json`, domains.map(spiderTablesEntry));
+  const info: BuildInfo = { seed, sqlite_version: sqliteVersion(), databases: databases.length, questions: questions.length };
+  writeJson(buildInfoPath(options.outDir), info);
+  return { databases, splits: counts, questions, rejected };
+}
+
+function toEntry(q: AcceptedQuestion): SpiderQuestionEntry {
+  return { question: q.question, query: q.query, db_id: q.dbId, difficulty: q.difficulty, tables: [...q.tables], template: q.template };
+}
+
+function sqliteVersion(): string {
+  const db = new Database(':memory:');
+  try {
+    return db.prepare('SELECT sqlite_version()').pluck().get() as string;
+  } finally {
+    db.close();
+  }
+}
+
+function writeJson(file: string, value: unknown): void {
+  writeFileSync(file, `${JSON.stringify(value, null, 1)}\n`);
+}

@@ -1,0 +1,16 @@
+/**
+ * The fixed choices of the bundled build. Changing any of them changes the dataset, so the
+ * committed files and the data card must be rebuilt together (`npm run data:build`).
+ */
+
+/** Seed of every random choice in the build (rows, question values, phrasings, splits). */
+export const BUNDLED_SEED = 20_241_121;
+
+/** Databases held out of training entirely: their questions form `eval_unseen_db`. */
+export const UNSEEN_DB_IDS: readonly string[] = ['museum_collection', 'real_estate', 'music_streaming'];
+
+/** Share of each training database's questions kept for `eval`. */
+export const EVAL_FRACTION = 0.2;
+
+/** Size of the `smoke` split. */
+export const SMOKE_SIZE = 30;

@@ -1,0 +1,154 @@
+import { ToolCallSpace } from '../../../src/gym/spaces/tool-call.js';
+import { SQL_TOOL_NAMES, SQL_TOOLS, sqlToolSpec } from '../tools/registry.js';
+import type { SqlToolSpec } from '../tools/tool-spec.js';
+import type { ActionForm, ActionMode, ActionRepair, ParsedSqlAction, RepairKind, SqlErrorType, SqlToolCall } from './action-types.js';
+import { formatJson, tablesHint } from './call-format.js';
+import { decodeArgumentString, unwrapEnvelope, type UnwrappedCall } from './envelope.js';
+import { normaliseArguments } from './normalise-arguments.js';
+import { FunctionArguments, readTextAction } from './text-action.js';
+import { resolveToolName } from './tool-name.js';
+
+/** What the parser needs to know about the episode to write helpful errors. */
+export interface ActionContext {
+  /** The database's tables, shown in error messages and used in example calls. */
+  tables: readonly string[];
+}
+
+/** The error type a repair becomes in strict mode. */
+const STRICT_ERROR_OF: Record<RepairKind, SqlErrorType> = {
+  json_repair: 'parse_error',
+  extra_tool_calls_ignored: 'parse_error',
+  bare_sql: 'parse_error',
+  envelope_key_alias: 'parse_error',
+  flattened_arguments: 'parse_error',
+  tool_name_case: 'unknown_tool',
+  tool_name_alias: 'unknown_tool',
+  argument_alias: 'invalid_argument',
+  dropped_null_argument: 'invalid_argument',
+  dropped_unknown_argument: 'invalid_argument',
+  coerced_type: 'invalid_argument',
+  positional_argument: 'invalid_argument',
+  clamped_value: 'invalid_argument',
+  table_name_case: 'unknown_table',
+};
+
+/**
+ * Turns any action form into a canonical, schema-valid {@link SqlToolCall}, never throwing.
+ *
+ * In `tolerant` mode (the default) it accepts every form of {@link ActionForm}, repairs names,
+ * arguments and JSON where the intent is clear, and lists each repair. In `strict` mode the
+ * same forms are accepted but any repair is an error. Unrecoverable actions come back as a typed
+ * {@link SqlActionError} whose message shows the exact correct call and the tables.
+ *
+ * Arguments are validated against the tools' JSON Schemas through a {@link ToolCallSpace}, the
+ * same validator the action space uses.
+ *
+ * @example
+ * ```ts
+ * const parser = new SqlActionParser('tolerant');
+ * parser.parse('DESCRIBE singer', { tables: ['singer'] });
+ * // → { ok: true, call: { name: 'describe', arguments: { table_name: 'singer' } }, form: 'keyword_text',
+ * //     repairs: [{ kind: 'tool_name_case', ... }, { kind: 'positional_argument', ... }] }
+ * parser.parse({ name: 'describe', arguments: {} }, { tables: ['singer'] }).ok; // false: missing_argument
+ * ```
+ */
+export class SqlActionParser {
+  private readonly space = new ToolCallSpace(SQL_TOOLS);
+
+  constructor(readonly mode: ActionMode = 'tolerant') {}
+
+  /** Parse one action. Never throws. */
+  parse(action: unknown, context: ActionContext = { tables: [] }): ParsedSqlAction {
+    try {
+      return this.parseOrFail(action, context);
+    } catch (err) {
+      // A bug here must cost the agent a step, not crash a training run.
+      const detail = err instanceof Error ? err.message : String(err);
+      return fail('parse_error', `Could not read the action (${detail}). ${callHint(context)}`, undefined, []);
+    }
+  }
+
+  private parseOrFail(action: unknown, context: ActionContext): ParsedSqlAction {
+    const lifted = liftCall(action);
+    if (!lifted.ok) {
+      return fail('parse_error', `Could not read the action: ${lifted.message}. ${callHint(context)}`, lifted.form, lifted.repairs);
+    }
+    const repairs = [...lifted.repairs];
+    const resolved = resolveToolName(lifted.name);
+    if (!resolved) {
+      const shown = lifted.name.length > 40 ? `${lifted.name.slice(0, 40)}...` : lifted.name;
+      return fail('unknown_tool', `Unknown tool "${shown}". The tools are ${SQL_TOOL_NAMES.join(', ')}. ${callHint(context)}`, lifted.form, repairs);
+    }
+    repairs.push(...resolved.repairs);
+    const spec = sqlToolSpec(resolved.name);
+    const rawArgs = decodeArgumentString(lifted.args, repairs);
+    const named = rawArgs instanceof FunctionArguments ? placePositional(spec, rawArgs, repairs) : rawArgs;
+    const normalised = normaliseArguments(spec, named, repairs);
+    if (!normalised.ok) {
+      const lead = normalised.kind === 'missing_argument' ? `${normalised.detail}.` : `${resolved.name}: ${normalised.detail}.`;
+      return fail(normalised.kind, `${lead} ${exampleCall(spec, context)}`, lifted.form, repairs);
+    }
+    const call = { name: resolved.name, arguments: normalised.args };
+    const validation = this.space.validate(call);
+    if (!validation.ok) {
+      return fail('invalid_argument', `${validation.errors.join('; ')}. ${exampleCall(spec, context)}`, lifted.form, repairs);
+    }
+    if (this.mode === 'strict' && repairs.length > 0) {
+      const first = repairs[0]!;
+      return fail(
+        STRICT_ERROR_OF[first.kind],
+        `Strict mode refuses repairs: ${first.detail}. ${exampleCall(spec, context)}`,
+        lifted.form,
+        repairs,
+      );
+    }
+    return { ok: true, call: call as SqlToolCall, form: lifted.form, repairs };
+  }
+}
+
+/** Text or structure → the raw name and arguments. */
+function liftCall(action: unknown): UnwrappedCall {
+  if (typeof action !== 'string') return unwrapEnvelope(action, 'canonical');
+  const text = readTextAction(action);
+  if (!text.ok) return text;
+  if (text.envelope === undefined) return text;
+  const inner = unwrapEnvelope(text.envelope, text.form);
+  return { ...inner, repairs: [...text.repairs, ...inner.repairs] };
+}
+
+/** `f("singer", n=3)` → `{ table_name: 'singer', n: 3 }`: positional values fill unnamed slots. */
+function placePositional(spec: SqlToolSpec, fa: FunctionArguments, repairs: ActionRepair[]): Record<string, unknown> {
+  const named: Record<string, unknown> = { ...fa.named };
+  const taken = new Set(Object.keys(named).map((k) => spec.argumentAliases[k.toLowerCase()] ?? k.toLowerCase()));
+  const free = spec.positional.filter((slot) => !taken.has(slot));
+  fa.positional.forEach((value, i) => {
+    const slot = free[i];
+    if (slot === undefined) {
+      repairs.push({ kind: 'dropped_unknown_argument', detail: `dropped extra positional value ${i + 1}` });
+      return;
+    }
+    named[slot] = value;
+    repairs.push({ kind: 'positional_argument', detail: `positional value read as "${slot}"` });
+  });
+  return named;
+}
+
+function fail(type: SqlErrorType, message: string, form: ActionForm | undefined, repairs: ActionRepair[]): ParsedSqlAction {
+  return { ok: false, error: { type, message }, form, repairs };
+}
+
+function exampleTable(context: ActionContext): string {
+  return context.tables[0] ?? 'table_name';
+}
+
+/** `Call it as {...}. Tables: ...` for one tool. */
+function exampleCall(spec: SqlToolSpec, context: ActionContext): string {
+  return [`Call it as ${formatJson(spec.example(exampleTable(context)))}.`, tablesHint(context.tables)].filter(Boolean).join(' ');
+}
+
+/** How to write any call, for parse errors and unknown tools. */
+function callHint(context: ActionContext): string {
+  const example = formatJson(sqlToolSpec('describe').example(exampleTable(context)));
+  return [`Write one tool call such as ${example} (tools: ${SQL_TOOL_NAMES.join(', ')}).`, tablesHint(context.tables)].filter(Boolean).join(' ');
+}
+

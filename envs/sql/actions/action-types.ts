@@ -1,0 +1,105 @@
+/** A canonical, validated SQLEnv tool call. */
+export type SqlToolCall =
+  | { name: 'describe'; arguments: { table_name: string } }
+  | { name: 'sample'; arguments: { table_name: string; n?: number } }
+  | { name: 'query'; arguments: { sql: string } }
+  | { name: 'answer'; arguments: { value: unknown } };
+
+/**
+ * Every kind of error an action can produce: the fixed taxonomy reported as `info.error_type`.
+ * Parsing produces the first five; running a call produces the rest.
+ */
+export type SqlErrorType =
+  | 'parse_error'
+  | 'unknown_tool'
+  | 'missing_argument'
+  | 'invalid_argument'
+  | 'unknown_table'
+  | 'sql_error'
+  | 'forbidden_sql'
+  | 'timeout'
+  | 'result_too_large'
+  | 'episode_over';
+
+/**
+ * All error types, in taxonomy order (for metrics and docs).
+ *
+ * @example
+ * ```ts
+ * const counts = Object.fromEntries(SQL_ERROR_TYPES.map((t) => [t, 0]));
+ * ```
+ */
+export const SQL_ERROR_TYPES: readonly SqlErrorType[] = [
+  'parse_error',
+  'unknown_tool',
+  'missing_argument',
+  'invalid_argument',
+  'unknown_table',
+  'sql_error',
+  'forbidden_sql',
+  'timeout',
+  'result_too_large',
+  'episode_over',
+];
+
+/** A typed action error: what went wrong, in words that show the correct call. */
+export interface SqlActionError {
+  type: SqlErrorType;
+  message: string;
+}
+
+/**
+ * What the tolerant parser fixed. Kinds:
+ * `json_repair` (broken JSON text), `tool_name_case`, `tool_name_alias`, `argument_alias`,
+ * `dropped_null_argument`, `dropped_unknown_argument`, `coerced_type`, `positional_argument`,
+ * `clamped_value`, `flattened_arguments` (arguments beside `name`), `envelope_key_alias`
+ * (`parameters`/`args`/`tool` for `arguments`/`name`), `extra_tool_calls_ignored`, `bare_sql`
+ * (SQL text with no tool), `table_name_case` (table name matched case-insensitively).
+ */
+export type RepairKind =
+  | 'json_repair'
+  | 'tool_name_case'
+  | 'tool_name_alias'
+  | 'argument_alias'
+  | 'dropped_null_argument'
+  | 'dropped_unknown_argument'
+  | 'coerced_type'
+  | 'positional_argument'
+  | 'clamped_value'
+  | 'flattened_arguments'
+  | 'envelope_key_alias'
+  | 'extra_tool_calls_ignored'
+  | 'bare_sql'
+  | 'table_name_case';
+
+/** One repair, as reported in `info.repairs`. */
+export interface ActionRepair {
+  kind: RepairKind;
+  detail: string;
+}
+
+/**
+ * The shape an action arrived in. These are accepted forms, not repairs, so strict mode takes
+ * them too: `canonical` `{name, arguments}`, `openai` `{type:'function', function:{...}}` (or a
+ * message with `tool_calls`), `mcp` `{type:'call_tool', tool_name, arguments}`, `seed`
+ * `{action_type, argument}`, `tool_call_tag` `<tool_call>{...}</tool_call>`, `json_text` (a JSON
+ * call as a string), `keyword_text` (`DESCRIBE singer`, `QUERY: SELECT ...`), `function_text`
+ * (`describe(table_name="singer")`).
+ */
+export type ActionForm =
+  | 'canonical'
+  | 'openai'
+  | 'mcp'
+  | 'seed'
+  | 'tool_call_tag'
+  | 'json_text'
+  | 'keyword_text'
+  | 'function_text';
+
+/** `tolerant` repairs what it can (and reports it); `strict` turns every repair into an error. */
+export type ActionMode = 'tolerant' | 'strict';
+
+/** What {@link SqlActionParser.parse} returns: never an exception. */
+export type ParsedSqlAction =
+  | { ok: true; call: SqlToolCall; form: ActionForm; repairs: ActionRepair[] }
+  | { ok: false; error: SqlActionError; form: ActionForm | undefined; repairs: ActionRepair[] };

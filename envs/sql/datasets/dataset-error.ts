@@ -1,0 +1,13 @@
+/**
+ * A dataset cannot be loaded: a missing directory, split or database folder, or an unreadable
+ * question file. The message lists what does exist.
+ *
+ * @example
+ * ```ts
+ * try { await loadDataset({ kind: 'spider', dir }, 'validation'); }
+ * catch (e) { if (e instanceof DatasetError) console.error(e.message); } // "… splits here: train, dev"
+ * ```
+ */
+export class DatasetError extends Error {
+  override readonly name = 'DatasetError';
+}

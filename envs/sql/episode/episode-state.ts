@@ -1,0 +1,76 @@
+import type { SqlQuestion } from '../datasets/sql-question.js';
+import type { GoldAnswer } from '../judge/judge-answer.js';
+import { capObservationText, type SqlObservation } from '../observation/sql-observation.js';
+
+/**
+ * Everything one episode has accumulated: the question and its database, what has been shown,
+ * which actions and results were already seen (for the `repeat` and `new_info` rewards), the
+ * potential Φ of the latest successful query, and whether the episode has ended.
+ */
+export class EpisodeState {
+  step = 0;
+  /** Φ of the latest successful query result (0 before any). */
+  phi = 0;
+  terminated = false;
+  truncated = false;
+  isCorrect: boolean | undefined = undefined;
+  result = '';
+  error = '';
+  readonly history: string[] = [];
+  /** Rendered descriptions by table, in the order described. */
+  private readonly described = new Map<string, string>();
+  /** Keys of tables and results already shown (`describe:t`, `sample:t`, `result:<hash>`). */
+  private readonly seen = new Set<string>();
+  /** Keys of actions already taken. */
+  private readonly actions = new Set<string>();
+
+  constructor(
+    readonly question: SqlQuestion,
+    /** The gold SQL and its full result: for the judge and Φ, never shown to the agent. */
+    readonly gold: GoldAnswer,
+    readonly dbPath: string,
+    readonly tables: readonly string[],
+    readonly stepBudget: number,
+  ) {}
+
+  get done(): boolean {
+    return this.terminated || this.truncated;
+  }
+
+  get budgetRemaining(): number {
+    return Math.max(0, this.stepBudget - this.step);
+  }
+
+  /** Record an action key; true when the same action was taken before in this episode. */
+  markAction(key: string): boolean {
+    const repeated = this.actions.has(key);
+    this.actions.add(key);
+    return repeated;
+  }
+
+  /** Record that something was shown; true the first time. */
+  markSeen(key: string): boolean {
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
+    return true;
+  }
+
+  addDescription(table: string, text: string): void {
+    if (!this.described.has(table)) this.described.set(table, text);
+  }
+
+  observation(): SqlObservation {
+    return {
+      question: this.question.question,
+      evidence: this.question.evidence ?? '',
+      dbId: this.question.dbId,
+      tables: [...this.tables],
+      schema: capObservationText([...this.described.values()].join('\n\n')),
+      result: capObservationText(this.result),
+      error: this.error,
+      step: this.step,
+      budgetRemaining: this.budgetRemaining,
+      history: [...this.history],
+    };
+  }
+}

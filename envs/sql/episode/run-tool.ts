@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import type { ActionRepair, SqlErrorType, SqlToolCall } from '../actions/action-types.js';
+import { formatJson, tablesHint } from '../actions/call-format.js';
+import { answerSqlText, executionMatch, judgeValueAnswer, looksLikeSql, type GoldAnswer } from '../judge/judge-answer.js';
+import type { JudgeConfig } from '../judge/judge-config.js';
+import { hasTopLevelOrderBy } from '../judge/order-by.js';
+import { renderRows, renderTableDescription } from '../observation/render-result.js';
+import { SqlSandboxError } from '../sandbox/errors.js';
+import type { QueryLimits } from '../sandbox/limits.js';
+import type { QueryPool } from '../sandbox/query-pool.js';
+import type { SchemaReader } from '../sandbox/schema-reader.js';
+import { DEFAULT_SAMPLE_ROWS } from '../tools/sample.js';
+import type { ToolOutcome } from './tool-outcome.js';
+
+/** What a tool needs from the episode and the environment. */
+export interface ToolContext {
+  reader: SchemaReader;
+  pool: QueryPool;
+  dbPath: string;
+  tables: readonly string[];
+  queryLimits: Partial<QueryLimits>;
+  gold: GoldAnswer;
+  judge: JudgeConfig;
+  /** Strict action mode: a table name must match exactly. */
+  strict: boolean;
+}
+
+/**
+ * Run one canonical tool call against the episode's database. Never throws: sandbox failures
+ * become typed error outcomes with the sandbox's instructive message.
+ *
+ * @example
+ * ```ts
+ * const outcome = await runTool({ name: 'describe', arguments: { table_name: 'singer' } }, context);
+ * if (outcome.ok) console.log(outcome.text);
+ * ```
+ */
+export async function runTool(call: SqlToolCall, context: ToolContext): Promise<ToolOutcome> {
+  try {
+    switch (call.name) {
+      case 'describe':
+        return describeTable(call.arguments.table_name, context);
+      case 'sample':
+        return sampleTable(call.arguments.table_name, call.arguments.n ?? DEFAULT_SAMPLE_ROWS, context);
+      case 'query':
+        return await runQuery(call.arguments.sql, context);
+      case 'answer':
+        return await submitAnswer(call.arguments.value, context);
+    }
+  } catch (err) {
+    return errorOutcome(err);
+  }
+}
+
+function describeTable(requested: string, context: ToolContext): ToolOutcome {
+  const table = resolveTable(requested, 'describe', context);
+  if (!table.ok) return table.outcome;
+  const description = context.reader.describe(table.name);
+  return {
+    ok: true,
+    text: renderTableDescription(description),
+    summary: `${description.columns.length} columns, ${description.rowCount} rows`,
+    infoKey: `describe:${table.name}`,
+    describedTable: table.name,
+    repairs: table.repairs,
+  };
+}
+
+function sampleTable(requested: string, n: number, context: ToolContext): ToolOutcome {
+  const table = resolveTable(requested, 'sample', context);
+  if (!table.ok) return table.outcome;
+  const sample = context.reader.sample(table.name, n, context.queryLimits.maxCellChars);
+  return {
+    ok: true,
+    text: renderRows(sample.columns, sample.rows, sample.rows.length, true),
+    summary: `${sample.rows.length} row${sample.rows.length === 1 ? '' : 's'}`,
+    infoKey: `sample:${table.name}`,
+    repairs: table.repairs,
+  };
+}
+
+async function runQuery(sql: string, context: ToolContext): Promise<ToolOutcome> {
+  const result = await context.pool.run(context.dbPath, sql, context.queryLimits);
+  const rows = result.fullRows ?? result.rows;
+  return {
+    ok: true,
+    text: renderRows(result.columns, result.rows, result.rowCount, result.rowCountExact),
+    summary: `${result.rowCount.toLocaleString('en-US')}${result.rowCountExact ? '' : '+'} row${result.rowCount === 1 && result.rowCountExact ? '' : 's'}`,
+    infoKey: `result:${hashResult(result.columns, rows)}`,
+    queryRows: rows,
+  };
+}
+
+async function submitAnswer(value: unknown, context: ToolContext): Promise<ToolOutcome> {
+  const mode = context.judge.answerMode;
+  const asSql = mode === 'sql' || (mode === 'either' && looksLikeSql(value));
+  if (!asSql) {
+    const verdict = judgeValueAnswer(value, context.gold, context.judge);
+    return { ok: true, text: answerText(verdict.correct), summary: verdict.correct ? 'correct' : 'wrong', verdict };
+  }
+  if (typeof value !== 'string') {
+    const verdict = { correct: false, reason: 'answerMode "sql" needs the answer as SQL text' };
+    return {
+      ok: false,
+      error: { type: 'invalid_argument', message: `answer needs a SQL query as "value" (answerMode "sql"). Call it as ${formatJson({ name: 'answer', arguments: { value: 'SELECT ...' } })}.` },
+      verdict,
+    };
+  }
+  try {
+    const result = await context.pool.run(context.dbPath, answerSqlText(value), context.queryLimits);
+    const correct = executionMatch(result.fullRows ?? result.rows, context.gold.rows, {
+      ordered: hasTopLevelOrderBy(context.gold.sql),
+      tolerance: context.judge.sqlTolerance,
+    });
+    const verdict = { correct, reason: correct ? 'the answer SQL gives the gold result' : 'the answer SQL gives a different result' };
+    return { ok: true, text: answerText(correct), summary: correct ? 'correct' : 'wrong', verdict };
+  } catch (err) {
+    // As in Spider's evaluation, a prediction that fails to run scores 0.
+    const outcome = errorOutcome(err);
+    return { ...outcome, verdict: { correct: false, reason: 'the answer SQL failed to run' } } as ToolOutcome;
+  }
+}
+
+function answerText(correct: boolean): string {
+  return `Answer submitted: ${correct ? 'correct' : 'incorrect'}. The episode is over.`;
+}
+
+type ResolvedTable = { ok: true; name: string; repairs: ActionRepair[] } | { ok: false; outcome: ToolOutcome };
+
+function resolveTable(requested: string, tool: 'describe' | 'sample', context: ToolContext): ResolvedTable {
+  const name = context.reader.resolveTable(requested);
+  const example = (table: string) => formatJson({ name: tool, arguments: { table_name: table } });
+  if (name === undefined) {
+    const suggestion = closestTable(requested, context.tables);
+    const message = [`No table named "${requested.slice(0, 80)}".`, tablesHint(context.tables), suggestion ? `Call it as ${example(suggestion)}.` : ''];
+    return { ok: false, outcome: { ok: false, error: { type: 'unknown_table', message: message.filter(Boolean).join(' ') } } };
+  }
+  if (name === requested) return { ok: true, name, repairs: [] };
+  const repair: ActionRepair = { kind: 'table_name_case', detail: `table "${requested}" read as "${name}"` };
+  if (context.strict) {
+    return {
+      ok: false,
+      outcome: { ok: false, error: { type: 'unknown_table', message: `Strict mode refuses repairs: ${repair.detail}. Call it as ${example(name)}.` }, repairs: [repair] },
+    };
+  }
+  return { ok: true, name, repairs: [repair] };
+}
+
+/** The table whose name shares the longest prefix with `requested` (a hint, not a repair). */
+function closestTable(requested: string, tables: readonly string[]): string | undefined {
+  const wanted = requested.toLowerCase();
+  let best: string | undefined;
+  let bestScore = 0;
+  for (const table of tables) {
+    const t = table.toLowerCase();
+    let score = 0;
+    while (score < t.length && score < wanted.length && t[score] === wanted[score]) score++;
+    if (t.includes(wanted) || wanted.includes(t)) score += 2;
+    if (score > bestScore) {
+      best = table;
+      bestScore = score;
+    }
+  }
+  return best ?? tables[0];
+}
+
+function errorOutcome(err: unknown): ToolOutcome {
+  if (err instanceof SqlSandboxError) return { ok: false, error: { type: err.errorType satisfies SqlErrorType, message: err.message } };
+  const message = err instanceof Error ? err.message : String(err);
+  return { ok: false, error: { type: 'sql_error', message: `The database could not run this: ${message}` } };
+}
+
+function hashResult(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
+  const hash = createHash('sha1');
+  hash.update(JSON.stringify(columns));
+  for (const row of rows) hash.update(JSON.stringify(row));
+  return hash.digest('hex').slice(0, 16);
+}

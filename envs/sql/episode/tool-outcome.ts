@@ -1,0 +1,29 @@
+import type { SqlActionError } from '../actions/action-types.js';
+import type { ActionRepair } from '../actions/action-types.js';
+
+/** What running one tool call produced. */
+export type ToolOutcome =
+  | {
+      ok: true;
+      /** The text shown as the observation's `result`. */
+      text: string;
+      /** One-line summary for the history, e.g. `7 columns, 6 rows`. */
+      summary: string;
+      /** Key of what was shown, for the `new_info` reward; none for `answer`, which shows nothing new. */
+      infoKey?: string;
+      /** The table a `describe` showed, added to the observation's schema. */
+      describedTable?: string;
+      /** A successful query's full rows, for the progress potential. */
+      queryRows?: readonly (readonly unknown[])[];
+      /** Set by `answer`. */
+      verdict?: { correct: boolean; reason: string };
+      /** Repairs made while running (a table name matched case-insensitively). */
+      repairs?: ActionRepair[];
+    }
+  | {
+      ok: false;
+      error: SqlActionError;
+      /** An `answer` whose SQL failed still ends the episode, as a wrong answer. */
+      verdict?: { correct: boolean; reason: string };
+      repairs?: ActionRepair[];
+    };

@@ -1,0 +1,273 @@
+import { availableParallelism } from 'node:os';
+import { resolve as resolvePath } from 'node:path';
+import { workerScriptPath } from '../../../src/gym/worker-script.js';
+import { SqlSandboxError } from './errors.js';
+import { DEFAULT_QUERY_LIMITS, resolveQueryLimits, type QueryLimits } from './limits.js';
+import type { QueryResult } from './query-result.js';
+import { QueryProcess, type IpcSerialization } from './query-process.js';
+import { checkReadOnlySql } from './read-only-check.js';
+
+/** Options of a {@link QueryPool}. */
+export interface QueryPoolOptions {
+  /** Query processes kept started (default: 2, or 1 on a single-core machine). */
+  size?: number;
+  /** Defaults for every query of this pool; `run` can override per query. */
+  limits?: Partial<QueryLimits>;
+  /** IPC encoding (default `'json'`: cells are JSON-safe, and it measured faster than `'advanced'`; see BENCHMARKS.md). */
+  serialization?: IpcSerialization;
+  /**
+   * Resident-memory cap of one query process in bytes (default 1 GiB; Linux only). A query whose
+   * process grows past it is killed and fails with `result_too_large`.
+   */
+  memoryLimitBytes?: number;
+}
+
+interface Job {
+  dbPath: string;
+  sql: string;
+  limits: QueryLimits;
+  resolve: (result: QueryResult) => void;
+  reject: (error: SqlSandboxError) => void;
+  /** Set while running: stops its timers and marks it settled. */
+  settle?: () => boolean;
+}
+
+/** A process that exits this many times in a row before becoming ready marks the pool broken. */
+const MAX_STARTUP_FAILURES = 3;
+const MEMORY_POLL_MS = 100;
+
+/**
+ * A pool of pre-started child processes that run read-only queries with a hard timeout.
+ *
+ * A running SQLite statement cannot be interrupted from JavaScript, so each query runs in a
+ * child process; when it passes `timeoutMs` the child is killed with SIGKILL and a replacement
+ * starts at once. Queries wait in a FIFO queue while every process is busy. Every query is first
+ * screened by {@link checkReadOnlySql}; the child opens databases read-only and refuses any
+ * statement SQLite reports as writing. Results are capped in rows, cell length and bytes.
+ *
+ * The pool's owner closes it (`close()` kills the processes and rejects pending queries).
+ *
+ * @example
+ * ```ts
+ * const pool = new QueryPool({ size: 2, limits: { timeoutMs: 2_000 } });
+ * try {
+ *   const r = await pool.run('/data/concert_singer.sqlite', 'SELECT name FROM singer');
+ *   console.log(r.columns, r.rows, r.rowCount);
+ * } finally {
+ *   await pool.close();
+ * }
+ * ```
+ */
+export class QueryPool {
+  /** Number of query processes kept started. */
+  readonly size: number;
+  /** The pool's default limits. */
+  readonly limits: Readonly<QueryLimits>;
+  private readonly script: string;
+  private readonly serialization: IpcSerialization;
+  private readonly memoryLimitBytes: number;
+  private readonly processes = new Set<QueryProcess>();
+  private readonly idle: QueryProcess[] = [];
+  private readonly queue: Job[] = [];
+  private readonly busy = new Map<QueryProcess, Job>();
+  private nextId = 1;
+  private startupFailures = 0;
+  private brokenReason: string | undefined;
+  private closing: Promise<void> | undefined;
+  private started = 0;
+  /** Outstanding queries and `ready()` calls; while any exist a timer keeps the event loop alive. */
+  private outstanding = 0;
+  private keepAlive: NodeJS.Timeout | undefined;
+
+  constructor(options: QueryPoolOptions = {}) {
+    this.size = options.size ?? Math.max(1, Math.min(2, availableParallelism()));
+    if (!Number.isInteger(this.size) || this.size < 1) {
+      throw new RangeError(`QueryPool size must be a positive integer, got ${this.size}`);
+    }
+    this.limits = Object.freeze(resolveQueryLimits(options.limits, DEFAULT_QUERY_LIMITS));
+    this.serialization = options.serialization ?? 'json';
+    this.memoryLimitBytes = options.memoryLimitBytes ?? 1024 ** 3;
+    this.script = workerScriptPath(import.meta.url, './query-worker.js');
+    for (let i = 0; i < this.size; i++) this.startProcess();
+  }
+
+  /**
+   * Run one read-only statement on the SQLite file at `dbPath`.
+   * Rejects only with {@link SqlSandboxError}.
+   */
+  run(dbPath: string, sql: string, limits?: Partial<QueryLimits>): Promise<QueryResult> {
+    if (this.closing) return Promise.reject(closedError());
+    if (this.brokenReason) return Promise.reject(new SqlSandboxError('sql_error', this.brokenReason));
+    let resolved: QueryLimits;
+    try {
+      resolved = resolveQueryLimits(limits, this.limits);
+    } catch (e) {
+      return Promise.reject(new SqlSandboxError('sql_error', (e as Error).message));
+    }
+    const check = checkReadOnlySql(sql);
+    if (!check.ok) return Promise.reject(new SqlSandboxError(check.errorType, check.message));
+    const result = new Promise<QueryResult>((resolve, reject) => {
+      this.queue.push({ dbPath: resolvePath(dbPath), sql: check.sql, limits: resolved, resolve, reject });
+      this.pump();
+    });
+    return this.holdOpenUntil(result);
+  }
+
+  /** Resolves once every process of the pool has started (useful before timing queries). */
+  async ready(): Promise<void> {
+    await this.holdOpenUntil(Promise.all([...this.processes].map((p) => p.ready)));
+  }
+
+  /**
+   * Child processes are unreferenced so that a pool never keeps a program alive by itself; but a
+   * caller awaiting a query must not see the program exit under it, so the loop is held open
+   * while anything is outstanding.
+   */
+  private holdOpenUntil<T>(promise: Promise<T>): Promise<T> {
+    if (this.outstanding++ === 0) this.keepAlive = setInterval(() => undefined, 1 << 30);
+    const release = (): void => {
+      if (--this.outstanding === 0) clearInterval(this.keepAlive);
+    };
+    promise.then(release, release);
+    return promise;
+  }
+
+  /** Processes started since the pool was created (replacements included). */
+  get processesStarted(): number {
+    return this.started;
+  }
+
+  /** Operating-system ids of the live processes (for diagnostics and tests). */
+  get pids(): number[] {
+    return [...this.processes].map((p) => p.pid).filter((pid): pid is number => pid !== undefined);
+  }
+
+  /** Kill every process and reject queued and running queries. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      for (const job of this.queue.splice(0)) job.reject(closedError());
+      for (const job of [...this.busy.values()]) if (job.settle?.() !== false) job.reject(closedError());
+      this.busy.clear();
+      const exits = [...this.processes].map((p) => {
+        p.kill();
+        return p.exited;
+      });
+      await Promise.all(exits);
+      this.processes.clear();
+      this.idle.length = 0;
+    })();
+    return this.holdOpenUntil(this.closing);
+  }
+
+  private startProcess(): void {
+    const proc = new QueryProcess(this.script, this.serialization);
+    this.started++;
+    this.processes.add(proc);
+    void proc.ready.then((ok) => {
+      if (!ok || this.closing) return;
+      this.startupFailures = 0;
+      this.idle.push(proc);
+      this.pump();
+    });
+    void proc.exited.then(({ code, signal }) => this.onExit(proc, code, signal));
+  }
+
+  private onExit(proc: QueryProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    this.processes.delete(proc);
+    const idleAt = this.idle.indexOf(proc);
+    if (idleAt !== -1) this.idle.splice(idleAt, 1);
+    const job = this.busy.get(proc);
+    this.busy.delete(proc);
+    if (job && job.settle?.() !== false) {
+      job.reject(
+        new SqlSandboxError(
+          'sql_error',
+          `the query process stopped unexpectedly (${signal ?? `exit code ${code}`}) while running this query; ` +
+            'it has been replaced. Simplify the query or add a LIMIT.',
+        ),
+      );
+    }
+    if (this.closing) return;
+    if (!proc.hasBeenReady) this.startupFailures++;
+    if (this.startupFailures >= MAX_STARTUP_FAILURES) {
+      this.brokenReason =
+        `query processes exit before they are ready (${MAX_STARTUP_FAILURES} times in a row, last: ` +
+        `${signal ?? `exit code ${code}`}); see their stderr above. Is better-sqlite3 built for this Node version?`;
+      for (const queued of this.queue.splice(0)) queued.reject(new SqlSandboxError('sql_error', this.brokenReason));
+      return;
+    }
+    this.startProcess();
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && this.idle.length > 0) {
+      const proc = this.idle.shift()!;
+      if (!proc.alive) continue;
+      this.dispatch(proc, this.queue.shift()!);
+    }
+  }
+
+  private dispatch(proc: QueryProcess, job: Job): void {
+    this.busy.set(proc, job);
+    const id = this.nextId++;
+    const startedAt = performance.now();
+    let settled = false;
+    const finish = (): boolean => {
+      if (settled) return false;
+      job.settle = undefined;
+      settled = true;
+      clearTimeout(timer);
+      if (watchdog) clearInterval(watchdog);
+      this.busy.delete(proc);
+      return true;
+    };
+    const kill = (error: SqlSandboxError): void => {
+      if (!finish()) return;
+      job.reject(error);
+      // The exit handler starts the replacement.
+      proc.kill();
+    };
+    const timer = setTimeout(() => kill(timeoutError(job.limits.timeoutMs)), job.limits.timeoutMs);
+    const watchdog =
+      process.platform === 'linux'
+        ? setInterval(() => {
+            void proc.residentBytes().then((bytes) => {
+              if (bytes !== undefined && bytes > this.memoryLimitBytes) kill(memoryError(this.memoryLimitBytes));
+            });
+          }, MEMORY_POLL_MS)
+        : undefined;
+    watchdog?.unref();
+    job.settle = finish;
+    proc.send({ id, dbPath: job.dbPath, sql: job.sql, limits: job.limits }, (reply) => {
+      if (reply.id !== id || !finish()) return;
+      if (reply.type === 'result') {
+        const { rows, fullRows, ...rest } = reply.result;
+        job.resolve({ ...rest, rows: rows ?? fullRows?.slice() ?? [], fullRows, elapsedMs: performance.now() - startedAt });
+      } else {
+        job.reject(new SqlSandboxError(reply.errorType, reply.message));
+      }
+      this.idle.push(proc);
+      this.pump();
+    });
+  }
+}
+
+function closedError(): SqlSandboxError {
+  return new SqlSandboxError('sql_error', 'the query pool is closed; create a new QueryPool to run queries.');
+}
+
+function timeoutError(ms: number): SqlSandboxError {
+  return new SqlSandboxError(
+    'timeout',
+    `the query ran longer than ${ms} ms and was stopped. Make it cheaper: add a LIMIT, filter with WHERE ` +
+      'before joining, join on keys instead of a cross join, and bound recursive CTEs.',
+  );
+}
+
+function memoryError(bytes: number): SqlSandboxError {
+  return new SqlSandboxError(
+    'result_too_large',
+    `the query used more than ${Math.round(bytes / 1024 ** 2)} MiB of memory and was stopped. Avoid huge strings ` +
+      'or blobs and large intermediate results; add a LIMIT or aggregate.',
+  );
+}

@@ -1,0 +1,94 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import type { QueryRequest, WorkerMessage } from './worker-protocol.js';
+
+/** How messages cross the process boundary (see the benchmark: both are measured). */
+export type IpcSerialization = 'json' | 'advanced';
+
+type Reply = Exclude<WorkerMessage, { type: 'ready' }>;
+
+/**
+ * One forked query process, as seen by its pool: it starts, says ready, answers one request at
+ * a time, and can be killed at once (SIGKILL stops a running SQLite statement in milliseconds,
+ * where terminating a thread would wait for the statement to finish).
+ */
+export class QueryProcess {
+  /** Resolves true once the process has loaded the driver, false if it exited before that. */
+  readonly ready: Promise<boolean>;
+  /** Resolves when the process has exited, with its exit code or signal. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private readonly child: ChildProcess;
+  private isReady = false;
+  private replyTo: ((reply: Reply) => void) | undefined;
+
+  constructor(script: string, serialization: IpcSerialization) {
+    this.child = fork(script, [], {
+      serialization,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      // The query process must not inherit a TypeScript loader or inspector from the parent.
+      execArgv: [],
+    });
+    // A pool its owner forgot to close must not keep the program alive; a busy query keeps
+    // the event loop alive through its timeout timer instead.
+    this.child.unref();
+    this.child.channel?.unref();
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => resolve({ code, signal }));
+    });
+    this.ready = new Promise((resolve) => {
+      this.child.on('message', (message: WorkerMessage) => {
+        if (message.type === 'ready') {
+          this.isReady = true;
+          resolve(true);
+          return;
+        }
+        const replyTo = this.replyTo;
+        this.replyTo = undefined;
+        replyTo?.(message);
+      });
+      void this.exited.then(() => resolve(false));
+    });
+    this.child.on('error', () => {
+      // Spawn and IPC errors surface as an exit; nothing else to do here.
+    });
+  }
+
+  /** The operating-system process id (undefined if it failed to spawn). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** True once the process has said it is ready (stays true after it exits). */
+  get hasBeenReady(): boolean {
+    return this.isReady;
+  }
+
+  /** True once ready and until it exits. */
+  get alive(): boolean {
+    return this.isReady && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Send one request; `onReply` is called once with its answer (never if the process dies first). */
+  send(request: QueryRequest, onReply: (reply: Reply) => void): void {
+    this.replyTo = onReply;
+    this.child.send(request);
+  }
+
+  /** Resident memory in bytes, read from /proc (Linux); undefined where unavailable. */
+  async residentBytes(): Promise<number | undefined> {
+    if (process.platform !== 'linux' || this.child.pid === undefined) return undefined;
+    try {
+      const status = await readFile(`/proc/${this.child.pid}/status`, 'utf8');
+      const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
+      return kb === undefined ? undefined : Number(kb) * 1024;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** SIGKILL: stops whatever SQLite is doing now. */
+  kill(): void {
+    this.replyTo = undefined;
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+}

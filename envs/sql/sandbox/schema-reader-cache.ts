@@ -1,0 +1,34 @@
+import { resolve } from 'node:path';
+import { SchemaReader } from './schema-reader.js';
+
+/**
+ * One {@link SchemaReader} per database file, opened on first use and closed together — for an
+ * owner (an environment, a dataset) that reads the schemas of many databases.
+ *
+ * @example
+ * ```ts
+ * const readers = new SchemaReaderCache();
+ * readers.get(dataset.dbPath('concert_singer')).tables();
+ * readers.close();
+ * ```
+ */
+export class SchemaReaderCache {
+  private readonly readers = new Map<string, SchemaReader>();
+
+  /** The reader of `dbPath` (by absolute path), opened on first use. */
+  get(dbPath: string): SchemaReader {
+    const key = resolve(dbPath);
+    let reader = this.readers.get(key);
+    if (!reader) {
+      reader = SchemaReader.open(key);
+      this.readers.set(key, reader);
+    }
+    return reader;
+  }
+
+  /** Close every reader. Idempotent. */
+  close(): void {
+    for (const reader of this.readers.values()) reader.close();
+    this.readers.clear();
+  }
+}

@@ -1,0 +1,332 @@
+import { Env, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../src/gym/env.js';
+import { ToolCallSpace, type ToolCall } from '../../src/gym/spaces/tool-call.js';
+import { ResetNeeded } from '../../src/gym/wrappers/order-enforcing.js';
+import { SqlActionParser } from './actions/action-parser.js';
+import type { ActionMode, ActionRepair, ParsedSqlAction, SqlActionError, SqlErrorType } from './actions/action-types.js';
+import { loadDataset } from './datasets/load-dataset.js';
+import type { DatasetSource } from './datasets/dataset-source.js';
+import { SqlDataset } from './datasets/sql-dataset.js';
+import type { SqlQuestion } from './datasets/sql-question.js';
+import { EpisodeState } from './episode/episode-state.js';
+import { runTool, type ToolContext } from './episode/run-tool.js';
+import type { ToolOutcome } from './episode/tool-outcome.js';
+import { DEFAULT_JUDGE_CONFIG, type AnswerMode, type JudgeConfig } from './judge/judge-config.js';
+import { renderObservation } from './observation/render-observation.js';
+import { sqlObservationSpace, type SqlObservation } from './observation/sql-observation.js';
+import { progressPotential } from './reward/potential.js';
+import { resolveRewardConfig, type RewardConfig } from './reward/reward-config.js';
+import { afterEndReward, stepReward, totalReward, type RewardComponents } from './reward/step-reward.js';
+import type { QueryLimits } from './sandbox/limits.js';
+import { QueryPool } from './sandbox/query-pool.js';
+import { SchemaReaderCache } from './sandbox/schema-reader-cache.js';
+import { SqlEnvError } from './sql-env-error.js';
+import { SQL_TOOLS } from './tools/registry.js';
+
+/** Anything SQLEnv accepts as an action: a tool call in any tolerated form, or text. */
+export type SqlAction = ToolCall | string | Record<string, unknown>;
+
+/** Options of {@link SQLEnv} (the kwargs of `make('SQLEnv-v0', ...)`). */
+export interface SqlEnvOptions {
+  /** Questions and databases: `'bundled'` (default), a Spider/BIRD source, a directory, or a loaded dataset (not closed by the env). */
+  dataset?: DatasetSource | SqlDataset;
+  /** Split to load (default `'train'`). */
+  split?: string;
+  /** Steps per episode before truncation (default 10). */
+  stepBudget?: number;
+  /** `tolerant` (default) repairs malformed actions; `strict` refuses them. */
+  actionMode?: ActionMode;
+  /** What `answer(value)` holds: `value` (default), `sql`, or `either`. */
+  answerMode?: AnswerMode;
+  /** Reward constants to override (see RewardConfig). */
+  reward?: Partial<RewardConfig>;
+  /** Judge settings to override (tolerances, distinct rows). */
+  judge?: Partial<JudgeConfig>;
+  /** Limits for agent queries (default: the sandbox's 2 s, 20 rows shown, ...). */
+  queryLimits?: Partial<QueryLimits>;
+  /** A query pool to share (its owner closes it); by default the env starts and closes its own. */
+  pool?: QueryPool;
+  /** Only `'ansi'`: `render()` returns the observation as text. */
+  renderMode?: 'ansi';
+}
+
+/** `reset()` options of SQLEnv. */
+export interface SqlResetOptions {
+  /** Play this question. */
+  questionId?: string;
+  /** Pick among this database's questions. */
+  dbId?: string;
+}
+
+const DEFAULT_STEP_BUDGET = 10;
+
+/**
+ * SQLEnv: answer a question about a SQLite database with four tools — `describe`, `sample`,
+ * `query` (read-only, sandboxed, time-limited) and `answer` — under a step budget, with dense
+ * shaped rewards and an exact judge.
+ *
+ * Actions are tool calls in any tolerated form (see `SqlActionParser`); a malformed action never
+ * throws, it costs a step and the observation's `error` shows the correct call. `info` carries
+ * `error_type`, `repairs`, `reward_components`, and at the end `is_correct` and the gold SQL (never
+ * before). A step after the episode ended returns an `episode_over` error observation with the
+ * `afterEndPenalty` (OrderEnforcing only guards the first reset, as Gymnasium's does).
+ *
+ * The env owns the query pool and schema readers it starts and closes them in `close()`; a
+ * closed env re-opens them on the next `reset()`.
+ *
+ * @example
+ * ```ts
+ * const env = new SQLEnv({ dataset: 'bundled', split: 'train' });
+ * const [obs] = await env.reset({ seed: 42 });
+ * const [obs2, reward, terminated, truncated, info] =
+ *   await env.step({ name: 'describe', arguments: { table_name: obs.tables[0]! } });
+ * await env.close();
+ * ```
+ */
+export class SQLEnv extends Env<SqlObservation, SqlAction> {
+  override metadata = { renderModes: ['ansi'] };
+  readonly actionSpace: ToolCallSpace;
+  readonly observationSpace: ReturnType<typeof sqlObservationSpace>;
+  readonly stepBudget: number;
+  readonly rewardConfig: RewardConfig;
+  readonly judgeConfig: JudgeConfig;
+  private readonly parser: SqlActionParser;
+  private readonly options: SqlEnvOptions;
+  private dataset: SqlDataset | undefined;
+  private datasetLoading: Promise<SqlDataset> | undefined;
+  private ownPool: QueryPool | undefined;
+  private readers = new SchemaReaderCache();
+  private episode: EpisodeState | undefined;
+
+  constructor(options: SqlEnvOptions = {}) {
+    super();
+    this.options = options;
+    this.stepBudget = options.stepBudget ?? DEFAULT_STEP_BUDGET;
+    if (!Number.isInteger(this.stepBudget) || this.stepBudget < 1) {
+      throw new SqlEnvError(`stepBudget must be a positive integer, got ${String(options.stepBudget)}`);
+    }
+    if (options.renderMode !== undefined && options.renderMode !== 'ansi') {
+      throw new SqlEnvError(`renderMode must be 'ansi' or undefined, got ${JSON.stringify(options.renderMode)}`);
+    }
+    this.renderMode = options.renderMode;
+    this.parser = new SqlActionParser(options.actionMode ?? 'tolerant');
+    this.rewardConfig = resolveRewardConfig(options.reward);
+    this.judgeConfig = { ...DEFAULT_JUDGE_CONFIG, ...options.judge, ...(options.answerMode ? { answerMode: options.answerMode } : {}) };
+    this.actionSpace = new ToolCallSpace(SQL_TOOLS);
+    this.observationSpace = sqlObservationSpace(this.stepBudget);
+  }
+
+  /** The loaded dataset (after the first `reset()`). */
+  get loadedDataset(): SqlDataset | undefined {
+    return this.dataset;
+  }
+
+  override async reset(options: ResetOptions<SqlResetOptions> = {}): Promise<ResetResult<SqlObservation>> {
+    await super.reset(options.seed === undefined ? {} : { seed: options.seed });
+    const dataset = await this.ensureDataset();
+    const question = this.pickQuestion(dataset, options.options ?? {});
+    const dbPath = dataset.dbPath(question.dbId);
+    const gold = await dataset.goldResult(question);
+    const tables = this.readers.get(dbPath).tables();
+    this.episode = new EpisodeState(question, { sql: question.goldSql, rows: gold.rows }, dbPath, tables, this.stepBudget);
+    const info: Info = { question_id: question.id, db_id: question.dbId, difficulty: question.difficulty ?? null, step_budget: this.stepBudget };
+    return [this.episode.observation(), info];
+  }
+
+  override async step(action: SqlAction): Promise<StepResult<SqlObservation>> {
+    const episode = this.episode;
+    if (!episode) throw new ResetNeeded('SQLEnv.step() was called before reset(): call `await env.reset()` first.');
+    if (episode.done) return this.afterEnd(episode);
+
+    const parsed = this.parser.parse(action, { tables: episode.tables });
+    const outcome = parsed.ok ? await runTool(parsed.call, this.toolContext(episode)) : undefined;
+    const error: SqlActionError | undefined = parsed.ok ? (outcome!.ok ? undefined : outcome!.error) : parsed.error;
+    const repairs: ActionRepair[] = [...parsed.repairs, ...(outcome?.repairs ?? [])];
+
+    episode.step++;
+    const repeated = episode.markAction(actionKey(parsed, action));
+    const phiBefore = episode.phi;
+    let newInfo = false;
+    if (outcome?.ok) {
+      newInfo = outcome.infoKey !== undefined && episode.markSeen(outcome.infoKey);
+      if (outcome.queryRows) {
+        episode.phi = progressPotential(outcome.queryRows, episode.gold.rows, this.rewardConfig.potentialWeights).phi;
+      }
+    }
+    const verdict = outcome?.verdict;
+    if (verdict) {
+      episode.terminated = true;
+      episode.isCorrect = verdict.correct;
+    } else if (episode.step >= this.stepBudget) {
+      episode.truncated = true;
+      episode.isCorrect = false;
+    }
+    this.recordObservation(episode, parsed, outcome, error);
+
+    const terminal = verdict ? (verdict.correct ? 'correct' : 'wrong') : episode.truncated ? 'out_of_budget' : undefined;
+    const components = stepReward(
+      { ran: outcome?.ok === true, newInfo, repeated, phiBefore, phiAfter: episode.phi, ...(terminal ? { terminal } : {}) },
+      this.rewardConfig,
+    );
+    const info = this.stepInfo(episode, parsed, error?.type, repairs, components);
+    if (verdict) info.verdict_reason = verdict.reason;
+    return [episode.observation(), totalReward(components), episode.terminated, episode.truncated, info];
+  }
+
+  override render(): string | undefined {
+    if (this.renderMode !== 'ansi' || !this.episode) return undefined;
+    return renderObservation(this.episode.observation());
+  }
+
+  override async close(): Promise<void> {
+    this.episode = undefined;
+    this.readers.close();
+    this.readers = new SchemaReaderCache();
+    const pool = this.ownPool;
+    this.ownPool = undefined;
+    const ownsDataset = !(this.options.dataset instanceof SqlDataset);
+    const dataset = ownsDataset ? this.dataset : undefined;
+    if (ownsDataset) {
+      this.dataset = undefined;
+      this.datasetLoading = undefined;
+    }
+    await dataset?.close();
+    await pool?.close();
+  }
+
+  private pool(): QueryPool {
+    if (this.options.pool) return this.options.pool;
+    this.ownPool ??= new QueryPool({ limits: this.options.queryLimits ?? {} });
+    return this.ownPool;
+  }
+
+  private async ensureDataset(): Promise<SqlDataset> {
+    if (this.dataset) return this.dataset;
+    const source = this.options.dataset ?? 'bundled';
+    if (source instanceof SqlDataset) {
+      this.dataset = source;
+      return source;
+    }
+    this.datasetLoading ??= loadDataset(source, this.options.split ?? 'train', { pool: this.pool() });
+    try {
+      this.dataset = await this.datasetLoading;
+    } finally {
+      this.datasetLoading = undefined;
+    }
+    if (this.dataset.questions.length === 0) {
+      throw new SqlEnvError(`dataset ${this.dataset.name}/${this.dataset.split} has no usable questions (${this.dataset.skipped.length} skipped)`);
+    }
+    return this.dataset;
+  }
+
+  private pickQuestion(dataset: SqlDataset, options: SqlResetOptions): SqlQuestion {
+    if (options.questionId !== undefined) {
+      const question = dataset.question(options.questionId);
+      if (!question) {
+        const some = dataset.questions.slice(0, 5).map((q) => q.id);
+        throw new SqlEnvError(`no question "${options.questionId}" in ${dataset.name}/${dataset.split}; ids look like ${some.join(', ')}`);
+      }
+      return question;
+    }
+    const candidates = options.dbId === undefined ? dataset.questions : dataset.questions.filter((q) => q.dbId === options.dbId);
+    if (candidates.length === 0) {
+      throw new SqlEnvError(`no questions about database "${String(options.dbId)}" in ${dataset.name}/${dataset.split}; databases: ${dataset.dbIds.join(', ')}`);
+    }
+    return candidates[this.npRandom.int(candidates.length)]!;
+  }
+
+  private toolContext(episode: EpisodeState): ToolContext {
+    return {
+      reader: this.readers.get(episode.dbPath),
+      pool: this.pool(),
+      dbPath: episode.dbPath,
+      tables: episode.tables,
+      queryLimits: this.options.queryLimits ?? {},
+      gold: episode.gold,
+      judge: this.judgeConfig,
+      strict: this.parser.mode === 'strict',
+    };
+  }
+
+  private recordObservation(episode: EpisodeState, parsed: ParsedSqlAction, outcome: ToolOutcome | undefined, error: SqlActionError | undefined): void {
+    const label = parsed.ok ? callLabel(parsed) : 'invalid action';
+    if (error) {
+      episode.error = error.message;
+      episode.result = '';
+      episode.history.push(`${episode.step}. ${label} → error: ${error.type}`);
+    } else if (outcome?.ok) {
+      episode.error = '';
+      episode.result = outcome.text;
+      if (outcome.describedTable) episode.addDescription(outcome.describedTable, outcome.text);
+      episode.history.push(`${episode.step}. ${label} → ${outcome.summary}`);
+    }
+    if (episode.truncated && !episode.terminated) {
+      const note = 'The step budget is used up: the episode is over without an answer.';
+      episode.result = episode.result ? `${episode.result}\n\n${note}` : note;
+    }
+  }
+
+  private stepInfo(
+    episode: EpisodeState,
+    parsed: ParsedSqlAction,
+    errorType: SqlErrorType | undefined,
+    repairs: ActionRepair[],
+    components: RewardComponents,
+  ): Info {
+    const info: Info = {
+      tool: parsed.ok ? parsed.call.name : null,
+      action_form: parsed.form ?? null,
+      error_type: errorType ?? null,
+      repairs,
+      reward_components: components,
+      potential: episode.phi,
+      question_id: episode.question.id,
+    };
+    if (episode.done) {
+      info.is_correct = episode.isCorrect === true;
+      info.gold_sql = episode.question.goldSql;
+    }
+    return info;
+  }
+
+  private afterEnd(episode: EpisodeState): StepResult<SqlObservation> {
+    const components = afterEndReward(this.rewardConfig);
+    const message = 'The episode is over (an answer was given or the step budget ran out). Call reset() to start a new episode.';
+    const obs = { ...episode.observation(), result: '', error: message };
+    const info: Info = {
+      tool: null,
+      action_form: null,
+      error_type: 'episode_over',
+      repairs: [],
+      reward_components: components,
+      potential: episode.phi,
+      question_id: episode.question.id,
+      is_correct: episode.isCorrect === true,
+    };
+    return [obs, totalReward(components), episode.terminated, episode.truncated, info];
+  }
+}
+
+/** `describe(singer)`, `query(SELECT count(*) FROM …)`, `answer(42)` for the history. */
+function callLabel(parsed: Extract<ParsedSqlAction, { ok: true }>): string {
+  const args = Object.values(parsed.call.arguments).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  const text = args.join(', ').replace(/\s+/g, ' ');
+  return `${parsed.call.name}(${text.length > 80 ? `${text.slice(0, 77)}...` : text})`;
+}
+
+/** What counts as "the same action" for the repeat penalty: the canonical call, or the raw action. */
+function actionKey(parsed: ParsedSqlAction, raw: unknown): string {
+  if (parsed.ok) {
+    // Table names match case-insensitively, so `describe SINGER` repeats `describe singer`.
+    const args = Object.entries(parsed.call.arguments)
+      .map(([k, v]) => [k, k === 'table_name' && typeof v === 'string' ? v.trim().toLowerCase() : v] as const)
+      .sort(([a], [b]) => a.localeCompare(b));
+    return `call:${parsed.call.name}:${JSON.stringify(args)}`;
+  }
+  let text: string;
+  try {
+    text = typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? String(raw));
+  } catch {
+    text = String(raw);
+  }
+  return `raw:${text.slice(0, 4000)}`;
+}

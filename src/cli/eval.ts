@@ -1,0 +1,132 @@
+/**
+ * `sqlenv eval`: run a baseline agent (random, oracle, noisy) on a dataset split and report
+ * success rate, mean return, mean steps and error counts. With `--json` the last line printed is
+ * one JSON object.
+ */
+import { parseArgs } from 'node:util';
+import type { SqlAgent } from '../../envs/sql/agents/agent.js';
+import { NoisyAgent } from '../../envs/sql/agents/noisy-agent.js';
+import { OracleAgent } from '../../envs/sql/agents/oracle-agent.js';
+import { RandomAgent } from '../../envs/sql/agents/random-agent.js';
+import { runEpisodes } from '../../envs/sql/agents/run-episodes.js';
+import type { ActionMode } from '../../envs/sql/actions/action-types.js';
+import { describeDatasetSource, parseDatasetSource } from '../../envs/sql/datasets/dataset-source.js';
+import { loadDataset } from '../../envs/sql/datasets/load-dataset.js';
+import type { SqlDataset } from '../../envs/sql/datasets/sql-dataset.js';
+import type { AnswerMode } from '../../envs/sql/judge/judge-config.js';
+import { QueryPool } from '../../envs/sql/sandbox/query-pool.js';
+import { SQLEnv } from '../../envs/sql/sql-env.js';
+
+const USAGE = `usage: sqlenv eval --agent random|oracle|noisy [--dataset bundled|spider:DIR|bird:DIR|DIR]
+                   [--split NAME] [--episodes N] [--seed S] [--step-budget N]
+                   [--action-mode tolerant|strict] [--answer-mode value|sql|either] [--json]
+
+Runs a baseline agent for N episodes (episode i uses seed S+i) and prints success rate,
+mean return, mean steps, and how often each error type occurred.
+  random  samples the action space (the floor: about 0%)
+  oracle  runs the gold SQL and answers with its result (must be 100%)
+  noisy   the oracle's calls garbled as small models garble them (tests tolerance)`;
+
+const AGENTS = ['random', 'oracle', 'noisy'] as const;
+
+/** Entry point of `sqlenv eval`; returns the exit code. */
+export async function run(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        agent: { type: 'string', default: 'random' },
+        dataset: { type: 'string', default: 'bundled' },
+        split: { type: 'string', default: 'train' },
+        episodes: { type: 'string', default: '20' },
+        seed: { type: 'string', default: '0' },
+        'step-budget': { type: 'string', default: '10' },
+        'action-mode': { type: 'string', default: 'tolerant' },
+        'answer-mode': { type: 'string', default: 'value' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (err) {
+    console.error(`sqlenv eval: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const agentName = values.agent;
+  const episodes = Number(values.episodes);
+  const seed = Number(values.seed);
+  const stepBudget = Number(values['step-budget']);
+  const problems = [
+    AGENTS.includes(agentName as (typeof AGENTS)[number]) ? '' : `--agent must be one of ${AGENTS.join(', ')}, got "${agentName}"`,
+    Number.isInteger(episodes) && episodes > 0 ? '' : `--episodes must be a positive integer, got "${values.episodes}"`,
+    Number.isInteger(seed) ? '' : `--seed must be an integer, got "${values.seed}"`,
+    Number.isInteger(stepBudget) && stepBudget > 0 ? '' : `--step-budget must be a positive integer, got "${values['step-budget']}"`,
+    ['tolerant', 'strict'].includes(values['action-mode']) ? '' : `--action-mode must be tolerant or strict`,
+    ['value', 'sql', 'either'].includes(values['answer-mode']) ? '' : `--answer-mode must be value, sql or either`,
+  ].filter(Boolean);
+  if (problems.length > 0) {
+    console.error(`sqlenv eval: ${problems.join('; ')}\n\n${USAGE}`);
+    return 2;
+  }
+
+  const source = parseDatasetSource(values.dataset);
+  const pool = new QueryPool();
+  let dataset: SqlDataset | undefined;
+  try {
+    dataset = await loadDataset(source, values.split, { pool });
+    const answerMode = values['answer-mode'] as AnswerMode;
+    const agent = makeAgent(agentName, dataset, seed, answerMode === 'sql');
+    if (!values.json) {
+      console.log(`${agent.name} on ${describeDatasetSource(source)}/${values.split}: ${dataset.questions.length} questions (${dataset.skipped.length} skipped), ${episodes} episodes`);
+    }
+    const ds = dataset;
+    const report = await runEpisodes(
+      () => new SQLEnv({ dataset: ds, pool, stepBudget, actionMode: values['action-mode'] as ActionMode, answerMode }),
+      agent,
+      {
+        episodes,
+        seed,
+        onEpisode: values.json ? undefined : (r) => console.log(`  ${r.questionId}: ${r.correct ? 'correct' : r.truncated ? 'out of budget' : 'wrong'}, return ${r.return.toFixed(3)}, ${r.steps} steps`),
+      },
+    );
+    const summary = {
+      agent: report.agent,
+      dataset: describeDatasetSource(source),
+      split: values.split,
+      episodes: report.episodes,
+      success_rate: report.success_rate,
+      mean_return: report.mean_return,
+      mean_steps: report.mean_steps,
+      error_counts: report.error_counts,
+      repair_counts: report.repair_counts,
+      questions: dataset.questions.length,
+      skipped_questions: dataset.skipped.length,
+    };
+    if (values.json) {
+      console.log(JSON.stringify(summary));
+    } else {
+      console.log(
+        `success rate ${(100 * summary.success_rate).toFixed(1)}%, mean return ${summary.mean_return.toFixed(3)}, mean steps ${summary.mean_steps.toFixed(2)}`,
+      );
+      const errors = Object.entries(summary.error_counts);
+      console.log(`errors: ${errors.length ? errors.map(([k, v]) => `${k} ${v}`).join(', ') : 'none'}`);
+    }
+    return 0;
+  } catch (err) {
+    console.error(`sqlenv eval: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    await dataset?.close();
+    await pool.close();
+  }
+}
+
+function makeAgent(name: string, dataset: SqlDataset, seed: number, answerWithSql: boolean): SqlAgent {
+  if (name === 'oracle') return new OracleAgent(dataset, { answerWithSql });
+  if (name === 'noisy') return new NoisyAgent(dataset, { seed });
+  return new RandomAgent(seed);
+}

@@ -1,0 +1,199 @@
+/**
+ * `sqlenv serve`: serve a registered environment over the OpenEnv protocol (HTTP + WebSocket).
+ */
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { parseDatasetSource } from '../../envs/sql/datasets/dataset-source.js';
+import { createServer, jsonLineLogger, silentLogger, type ServerOptions } from '../remote/index.js';
+
+const USAGE = `usage: sqlenv serve [options]
+
+Serve an environment over the OpenEnv protocol: HTTP (/reset /step /state /schema /metadata
+/health /mcp /metrics, sessions via POST /sessions + X-Session-Id) and WebSocket (/ws).
+
+  --env ID               registered env id (default SQLEnv-v0)
+  --port N               port (default 8000; 0 picks a free one)
+  --host H               interface (default 127.0.0.1; 0.0.0.0 to expose)
+  --max-sessions N       concurrent sessions (default 64); more get CAPACITY_REACHED
+  --session-timeout S    close sessions idle S seconds (default 300; 0 never)
+  --token T              require "Authorization: Bearer T" (or set SQLENV_TOKEN)
+  --dataset D            SQLEnv dataset: bundled | spider:DIR | bird:DIR | DIR
+  --split NAME           SQLEnv split (e.g. train, eval)
+  --step-budget N        SQLEnv steps per episode
+  --kwargs JSON          more env kwargs, e.g. '{"actionMode":"strict"}'
+  --query-workers N      SQLEnv: query processes shared by all sessions (default 2)
+  --import MODULE        import a module first (to register your own env); repeatable
+  --max-body-bytes N     largest HTTP body (default 1048576)
+  --max-frame-bytes N    largest WebSocket message (default 1048576)
+  --validate-actions     reject actions outside the action space with 422 (default: the env decides)
+  --quiet                no logs (default: one JSON line per event on stderr)
+`;
+
+/** The server options a `sqlenv serve` command line asks for, plus where to listen. */
+export interface ServeConfig {
+  server: Omit<ServerOptions, 'logger'> & { quiet: boolean };
+  port: number;
+  host: string;
+  imports: string[];
+  /** SQLEnv: size of the query pool all sessions share. */
+  queryWorkers: number;
+}
+
+/**
+ * Parse `sqlenv serve` arguments (pure; throws `Error` with a usage hint on bad input).
+ *
+ * @example
+ * ```ts
+ * parseServeArgs(['--env', 'SQLEnv-v0', '--dataset', 'spider:/data/spider', '--port', '9000']);
+ * ```
+ */
+export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeConfig {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      env: { type: 'string', default: 'SQLEnv-v0' },
+      port: { type: 'string', default: '8000' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'max-sessions': { type: 'string', default: '64' },
+      'session-timeout': { type: 'string', default: '300' },
+      token: { type: 'string' },
+      dataset: { type: 'string' },
+      split: { type: 'string' },
+      'step-budget': { type: 'string' },
+      kwargs: { type: 'string' },
+      'query-workers': { type: 'string', default: '2' },
+      import: { type: 'string', multiple: true, default: [] },
+      'max-body-bytes': { type: 'string' },
+      'max-frame-bytes': { type: 'string' },
+      'validate-actions': { type: 'boolean', default: false },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) throw new UsageRequested();
+  const envKwargs: Record<string, unknown> = values.kwargs ? parseKwargs(values.kwargs) : {};
+  if (values.dataset) envKwargs.dataset = parseDatasetSource(values.dataset);
+  if (values.split) envKwargs.split = values.split;
+  if (values['step-budget']) envKwargs.stepBudget = integer('--step-budget', values['step-budget'], 1);
+  return {
+    port: integer('--port', values.port, 0),
+    host: values.host,
+    imports: values.import,
+    queryWorkers: integer('--query-workers', values['query-workers'], 1),
+    server: {
+      envId: values.env,
+      envKwargs,
+      maxSessions: integer('--max-sessions', values['max-sessions'], 1),
+      sessionTimeoutMs: integer('--session-timeout', values['session-timeout'], 0) * 1000,
+      token: values.token ?? env.SQLENV_TOKEN,
+      ...(values['max-body-bytes'] ? { maxBodyBytes: integer('--max-body-bytes', values['max-body-bytes'], 1) } : {}),
+      ...(values['max-frame-bytes'] ? { maxFrameBytes: integer('--max-frame-bytes', values['max-frame-bytes'], 1) } : {}),
+      actionValidation: values['validate-actions'] ? 'space' : 'env',
+      quiet: values.quiet,
+    },
+  };
+}
+
+/** Thrown by {@link parseServeArgs} for `--help`. */
+export class UsageRequested extends Error {
+  constructor() {
+    super(USAGE);
+    this.name = 'UsageRequested';
+  }
+}
+
+/** Entry point of `sqlenv serve`: runs until SIGINT/SIGTERM, then drains and exits 0. */
+export async function run(argv: string[]): Promise<number> {
+  let config: ServeConfig;
+  try {
+    config = parseServeArgs(argv);
+  } catch (err) {
+    if (err instanceof UsageRequested) {
+      console.log(USAGE);
+      return 0;
+    }
+    console.error(`sqlenv serve: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  await registerBuiltInEnvs(config.server.envId);
+  for (const mod of config.imports) await import(mod.startsWith('.') || mod.startsWith('/') ? pathToFileURL(resolve(mod)).href : mod);
+  const { quiet, ...options } = config.server;
+  const shared = options.envId.startsWith('SQLEnv') ? await shareSqlResources(options.envKwargs ?? {}, config.queryWorkers) : undefined;
+  const server = createServer({ ...options, envKwargs: shared?.kwargs ?? options.envKwargs, logger: quiet ? silentLogger : jsonLineLogger() });
+  let address;
+  try {
+    address = await server.listen(config.port, config.host);
+  } catch (err) {
+    await server.close();
+    await shared?.close();
+    throw err;
+  }
+  if (!quiet) console.error(`sqlenv serve: ${options.envId} on http://${address.address}:${address.port} (WebSocket /ws)`);
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void server
+        .close()
+        .then(() => shared?.close())
+        .then(done);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  return 0;
+}
+
+/**
+ * SQLEnv sessions share one query pool and one loaded dataset (gold results cached once)
+ * instead of each session starting its own; this command owns them and closes them after the
+ * server has drained.
+ */
+async function shareSqlResources(kwargs: Record<string, unknown>, queryWorkers: number): Promise<{ kwargs: Record<string, unknown>; close: () => Promise<void> }> {
+  const sql = await import('../../envs/sql/index.js');
+  const pool = new sql.QueryPool({ size: queryWorkers });
+  try {
+    const source = (kwargs.dataset ?? 'bundled') as Parameters<typeof sql.loadDataset>[0];
+    const dataset = await sql.loadDataset(source, String(kwargs.split ?? 'train'), { pool });
+    return {
+      // Text rendering on by default: text clients (the Python TRL adapter) get SQLEnv's own view.
+      kwargs: { renderMode: 'ansi', ...kwargs, dataset, pool },
+      close: async () => {
+        await dataset.close();
+        await pool.close();
+      },
+    };
+  } catch (err) {
+    await pool.close();
+    throw err;
+  }
+}
+
+/** Register the project's envs; a failure matters only for the env being served. */
+async function registerBuiltInEnvs(envId: string): Promise<void> {
+  await import('../../envs/guess/index.js');
+  try {
+    await import('../../envs/sql/index.js');
+  } catch (err) {
+    if (envId.startsWith('SQLEnv')) throw err;
+  }
+}
+
+function integer(flag: string, text: string, min: number): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${flag} needs an integer ≥ ${min}, got "${text}"`);
+  return n;
+}
+
+function parseKwargs(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`--kwargs must be a JSON object: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('--kwargs must be a JSON object');
+  return value as Record<string, unknown>;
+}

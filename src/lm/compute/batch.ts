@@ -1,0 +1,116 @@
+import type { ModelConfig } from '../model/config.js';
+import { ropeAttentionFactor, ropeInverseFrequencies, ropeTablesAt } from '../model/rope.js';
+
+/** Additive mask value for disallowed attention: large but finite, so fully masked rows stay NaN-free. */
+export const MASKED = -1e9;
+
+/** Sequences of different lengths packed into one left-padded [B, S] block. */
+export interface PackedBatch {
+  readonly batchSize: number;
+  readonly length: number;
+  /** Token ids, row-major [B, S]; padding holds `padId`. */
+  readonly ids: BigInt64Array;
+  /** 1 for real tokens, 0 for padding, [B, S]. */
+  readonly mask: Uint8Array;
+  /** Padding added at the start of each row. */
+  readonly padding: readonly number[];
+}
+
+/**
+ * Throws a RangeError naming the first token id outside `[0, vocabSize)`.
+ *
+ * @example
+ * checkTokenIds([1, 2, 3], 1000);
+ */
+export function checkTokenIds(tokens: readonly number[], vocabSize: number): void {
+  for (const t of tokens) {
+    if (!Number.isInteger(t) || t < 0 || t >= vocabSize) {
+      throw new RangeError(`token id ${t} is outside the model's vocabulary [0, ${vocabSize})`);
+    }
+  }
+}
+
+/**
+ * Left-pads sequences to a common length, so every row's newest token is in the last column
+ * (what generation needs) and positions can be counted from the mask.
+ *
+ * @example
+ * packLeft([[5, 6, 7], [8]], 0).padding; // [0, 2]
+ */
+export function packLeft(sequences: readonly (readonly number[])[], padId: number): PackedBatch {
+  const batchSize = sequences.length;
+  const length = Math.max(1, ...sequences.map((s) => s.length));
+  const ids = new BigInt64Array(batchSize * length).fill(BigInt(padId));
+  const mask = new Uint8Array(batchSize * length);
+  const padding: number[] = [];
+  sequences.forEach((seq, b) => {
+    const pad = length - seq.length;
+    padding.push(pad);
+    seq.forEach((token, i) => {
+      ids[b * length + pad + i] = BigInt(token);
+      mask[b * length + pad + i] = 1;
+    });
+  });
+  return { batchSize, length, ids, mask, padding };
+}
+
+/**
+ * Position of each token: the number of real tokens before it in its row (padding gets 0).
+ * `mask` is [B, S]; returns [B, S].
+ *
+ * @example
+ * positionsFromMask(new Uint8Array([0, 1, 1]), 1, 3); // [0, 0, 1]
+ */
+export function positionsFromMask(mask: Uint8Array, batchSize: number, length: number): Int32Array {
+  const positions = new Int32Array(batchSize * length);
+  for (let b = 0; b < batchSize; b++) {
+    let seen = 0;
+    for (let s = 0; s < length; s++) {
+      positions[b * length + s] = mask[b * length + s] ? seen++ : 0;
+    }
+  }
+  return positions;
+}
+
+/**
+ * Additive attention mask [B, 1, T, S] for T new queries that follow `pastLength` cached
+ * positions: query t may see key s when s ≤ pastLength + t (causal) and key s is not padding.
+ *
+ * @example
+ * attentionBias(new Uint8Array([1, 1]), 1, 2, 0); // [0, -1e9, 0, 0]
+ */
+export function attentionBias(mask: Uint8Array, batchSize: number, newTokens: number, pastLength: number): Float32Array {
+  const total = pastLength + newTokens;
+  const bias = new Float32Array(batchSize * newTokens * total);
+  for (let b = 0; b < batchSize; b++) {
+    for (let t = 0; t < newTokens; t++) {
+      const row = (b * newTokens + t) * total;
+      for (let s = 0; s < total; s++) {
+        bias[row + s] = s <= pastLength + t && mask[b * total + s] ? 0 : MASKED;
+      }
+    }
+  }
+  return bias;
+}
+
+/**
+ * RoPE tables of a model's head dimension for a [B, T] block of positions (inverse
+ * frequencies and scaling are computed once per model).
+ *
+ * @example
+ * const { cos, sin } = new RopeCache(model.config).tables([0, 1, 2]);
+ */
+export class RopeCache {
+  private readonly inverseFrequencies: Float64Array;
+  private readonly attentionFactor: number;
+
+  constructor(config: ModelConfig) {
+    this.inverseFrequencies = ropeInverseFrequencies(config.headDim, config.ropeTheta, config.ropeScaling);
+    this.attentionFactor = ropeAttentionFactor(config.ropeScaling);
+  }
+
+  /** `cos`, `sin` as [B, T, D] for the given row-major positions. */
+  tables(positions: ArrayLike<number>): { cos: Float32Array; sin: Float32Array } {
+    return ropeTablesAt(positions, this.inverseFrequencies, this.attentionFactor);
+  }
+}

@@ -1,0 +1,207 @@
+import { Rng } from '../../gym/rng.js';
+import type { LoraAdapter } from '../lora/adapter.js';
+import type { FloatTensor } from '../tensor.js';
+import { GRAPH_IO } from '../graph/graphs.js';
+import { onnxTensor, type OnnxHostTensor, type OrtTensor } from '../graph/onnx.js';
+import { attentionBias, checkTokenIds, packLeft, positionsFromMask, type RopeCache } from './batch.js';
+import type { ModelEngine } from './engine.js';
+import { logSoftmax, sampleToken, type SamplingOptions } from './sampling.js';
+
+/** Options of text generation. */
+export interface GenerateOptions extends SamplingOptions {
+  /** Most new tokens per prompt (default 256). */
+  readonly maxTokens?: number;
+  /** Seed of sampling (default 0); the same seed gives the same text. */
+  readonly seed?: number;
+  /** Token ids that end a completion (default: the model's EOS / `<|im_end|>` tokens). */
+  readonly stopTokenIds?: readonly number[];
+  /** Strings that end a completion; the text is cut before them. */
+  readonly stopStrings?: readonly string[];
+  /** Run the adapter (unmerged) on top of the base weights. */
+  readonly adapter?: LoraAdapter;
+  /** Replace base weights (e.g. the trainer's current full-fine-tuning parameters). */
+  readonly overrides?: ReadonlyMap<string, FloatTensor>;
+  /**
+   * Reuse keys/values of earlier positions (default true). `false` reruns the whole sequence
+   * every step: slower, the same tokens; kept for checking the cache.
+   */
+  readonly kvCache?: boolean;
+  /** Receives wall-clock timings of the call (for throughput metrics). */
+  readonly onTimings?: (timings: GenerationTimings) => void;
+}
+
+/** Where the time of one generation call went. */
+export interface GenerationTimings {
+  /** The first pass over the prompts, including feeding them. */
+  readonly prefillMs: number;
+  /** All later passes (one per new token), including host-side sampling. */
+  readonly decodeMs: number;
+  /** Number of decode passes run. */
+  readonly decodeSteps: number;
+}
+
+/** Why a completion ended. */
+export type FinishReason = 'stop_token' | 'stop_string' | 'length';
+
+/** One completion. */
+export interface Generation {
+  readonly promptTokenIds: readonly number[];
+  /** Generated ids, including a final stop token when one ended the completion. */
+  readonly tokenIds: number[];
+  /** Text of the generated ids without the stop token, cut before a stop string. */
+  readonly text: string;
+  /** log p(token) under the model's own distribution (temperature 1, no top-k/top-p), one per token id. */
+  readonly logprobs: number[];
+  readonly finishReason: FinishReason;
+}
+
+interface RowState {
+  readonly prompt: readonly number[];
+  readonly tokens: number[];
+  readonly logprobs: number[];
+  finish?: FinishReason;
+  text?: string;
+}
+
+/**
+ * Samples completions for a batch of prompts (token ids, or text encoded as-is — apply the
+ * chat template first), with a KV cache: one prefill pass over the left-padded prompts, then
+ * one decode pass per new token for the whole batch. Finished rows keep running as masked
+ * padding until every row is done.
+ *
+ * @example
+ * const [g] = await generateTokens(engine, rope, [tok.encode(prompt)], { maxTokens: 64, temperature: 0 });
+ */
+export async function generateTokens(
+  engine: ModelEngine,
+  rope: RopeCache,
+  prompts: readonly (readonly number[])[],
+  options: GenerateOptions = {},
+): Promise<Generation[]> {
+  const model = engine.model;
+  const tokenizer = model.tokenizer;
+  const { headDim, numLayers } = model.config;
+  const maxTokens = options.maxTokens ?? 256;
+  const stopIds = new Set(options.stopTokenIds ?? model.generationDefaults.stopTokenIds);
+  const stopStrings = options.stopStrings ?? [];
+  const rng = new Rng(options.seed ?? 0);
+  const padId = model.generationDefaults.padTokenId;
+  const rows: RowState[] = prompts.map((prompt) => {
+    if (prompt.length === 0) throw new RangeError('every prompt needs at least one token');
+    checkTokenIds(prompt, model.config.vocabSize);
+    return { prompt, tokens: [], logprobs: [] };
+  });
+  const B = rows.length;
+  const lora = options.adapter?.config;
+  const useCache = options.kvCache ?? true;
+  const prefill = await engine.prefill(lora);
+  const decode = useCache ? await engine.decode(lora) : undefined;
+  const weightFeeds = engine.weightFeeds(prefill.built, options.adapter, options.overrides);
+
+  const packed = packLeft(rows.map((r) => r.prompt), padId);
+  let length = packed.length;
+  let ids = packed.ids;
+  let mask = packed.mask;
+  let cache: Record<string, OrtTensor> | undefined;
+  const lastPosition = rows.map((r) => r.prompt.length - 1);
+
+  const runFull = async (): Promise<Float32Array> => {
+    const { cos, sin } = rope.tables(positionsFromMask(mask, B, length));
+    const out = await prefill.session.run({
+      [GRAPH_IO.inputIds]: onnxTensor('int64', [B, length], ids),
+      [GRAPH_IO.cos]: onnxTensor('float32', [B, length, headDim], cos),
+      [GRAPH_IO.sin]: onnxTensor('float32', [B, length, headDim], sin),
+      [GRAPH_IO.attentionBias]: onnxTensor('float32', [B, 1, length, length], attentionBias(mask, B, length, 0)),
+      ...weightFeeds,
+    });
+    cache = out;
+    return out[GRAPH_IO.logits]!.data as Float32Array;
+  };
+
+  const started = performance.now();
+  let logits = await runFull();
+  const prefillMs = performance.now() - started;
+  let decodeSteps = 0;
+  for (let step = 0; step < maxTokens; step++) {
+    const vocab = logits.length / B;
+    const next: number[] = [];
+    rows.forEach((row, b) => {
+      if (row.finish) {
+        next.push(padId);
+        return;
+      }
+      const rowLogits = logits.subarray(b * vocab, (b + 1) * vocab);
+      const token = sampleToken(rowLogits, options, rng);
+      row.tokens.push(token);
+      row.logprobs.push(logSoftmax(rowLogits)[token]!);
+      next.push(token);
+      if (stopIds.has(token)) {
+        row.finish = 'stop_token';
+        row.text = tokenizer.decode(row.tokens.slice(0, -1));
+      } else if (stopStrings.length > 0) {
+        const text = tokenizer.decode(row.tokens);
+        const cut = firstStop(text, stopStrings);
+        if (cut >= 0) {
+          row.finish = 'stop_string';
+          row.text = text.slice(0, cut);
+        }
+      }
+      if (!row.finish && row.tokens.length >= maxTokens) row.finish = 'length';
+    });
+    if (rows.every((r) => r.finish)) break;
+
+    // Append the new column; finished rows get a masked pad token.
+    const grown = length + 1;
+    const nextIds = new BigInt64Array(B * grown);
+    const nextMask = new Uint8Array(B * grown);
+    for (let b = 0; b < B; b++) {
+      nextIds.set(ids.subarray(b * length, (b + 1) * length), b * grown);
+      nextMask.set(mask.subarray(b * length, (b + 1) * length), b * grown);
+      nextIds[b * grown + length] = BigInt(next[b]!);
+      nextMask[b * grown + length] = rows[b]!.finish ? 0 : 1;
+    }
+    ids = nextIds;
+    mask = nextMask;
+    length = grown;
+
+    decodeSteps++;
+    if (!decode) {
+      logits = await runFull();
+      continue;
+    }
+    const positions = new Int32Array(B);
+    rows.forEach((row, b) => (positions[b] = row.finish ? 0 : ++lastPosition[b]!));
+    const { cos, sin } = rope.tables(positions);
+    const feeds: Record<string, OnnxHostTensor | OrtTensor> = {
+      [GRAPH_IO.inputIds]: onnxTensor('int64', [B, 1], BigInt64Array.from(next.map((t) => BigInt(t)))),
+      [GRAPH_IO.cos]: onnxTensor('float32', [B, 1, headDim], cos),
+      [GRAPH_IO.sin]: onnxTensor('float32', [B, 1, headDim], sin),
+      [GRAPH_IO.attentionBias]: onnxTensor('float32', [B, 1, 1, length], attentionBias(mask, B, 1, length - 1)),
+      ...weightFeeds,
+    };
+    for (let l = 0; l < numLayers; l++) {
+      feeds[GRAPH_IO.pastKey(l)] = cache![GRAPH_IO.presentKey(l)]!;
+      feeds[GRAPH_IO.pastValue(l)] = cache![GRAPH_IO.presentValue(l)]!;
+    }
+    const out = await decode.session.run(feeds);
+    cache = out;
+    logits = out[GRAPH_IO.logits]!.data as Float32Array;
+  }
+  options.onTimings?.({ prefillMs, decodeMs: performance.now() - started - prefillMs, decodeSteps });
+  return rows.map((row) => ({
+    promptTokenIds: row.prompt,
+    tokenIds: row.tokens,
+    text: row.text ?? tokenizer.decode(row.tokens),
+    logprobs: row.logprobs,
+    finishReason: row.finish ?? 'length',
+  }));
+}
+
+function firstStop(text: string, stops: readonly string[]): number {
+  let cut = -1;
+  for (const s of stops) {
+    const i = text.indexOf(s);
+    if (i >= 0 && (cut < 0 || i < cut)) cut = i;
+  }
+  return cut;
+}

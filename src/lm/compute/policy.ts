@@ -1,0 +1,125 @@
+import type { LoraAdapter } from '../lora/adapter.js';
+import type { LanguageModel } from '../model/language-model.js';
+import { floatTensor, type FloatTensor } from '../tensor.js';
+import { RopeCache } from './batch.js';
+import { ModelEngine, type EngineOptions } from './engine.js';
+import { generateTokens, type GenerateOptions, type Generation } from './generate.js';
+import { gradSequences, scoreSequences, type GradientResult } from './scoring.js';
+
+/** What a policy trains. */
+export type PolicyTraining = 'lora' | 'full' | 'none';
+
+/** Options of {@link Policy.create}. */
+export interface PolicyOptions extends EngineOptions {
+  /** LoRA adapters on the frozen base model; they are what trains. */
+  readonly adapter?: LoraAdapter;
+  /**
+   * What `backward` differentiates: `'lora'` (default with an adapter), `'full'` (default
+   * without: every base weight, on a private copy so the loaded model stays the reference), or
+   * `'none'` (inference only: no copy, `backward` refuses).
+   */
+  readonly train?: PolicyTraining;
+}
+
+/** A prompt: text (encoded as-is; apply the chat template first) or token ids. */
+export type Prompt = string | readonly number[];
+
+/**
+ * A trainable language-model policy: per-token log-probs, gradients of any loss written as
+ * per-token weights on those log-probs, and sampling, all on the ONNX graphs of one model.
+ * The reference model of KL penalties is the same policy with adapters (or full-tuning
+ * updates) switched off: `logprobs(seqs, { reference: true })`. Owns its engine; call `close()`.
+ *
+ * @example
+ * const policy = await Policy.create(model, { adapter: LoraAdapter.create(model.config, { rank: 8, alpha: 16, targetModules: ['q_proj', 'v_proj'] }) });
+ * const gens = await policy.generate([prompt], { maxTokens: 64, temperature: 1, seed: 1 });
+ * const { gradients } = await policy.backward([[...gens[0].promptTokenIds, ...gens[0].tokenIds]], [weights]);
+ * await policy.close();
+ */
+export class Policy {
+  private readonly rope: RopeCache;
+
+  private constructor(
+    readonly model: LanguageModel,
+    private readonly engine: ModelEngine,
+    readonly adapter: LoraAdapter | undefined,
+    readonly train: PolicyTraining,
+    private readonly fullParameters: Map<string, FloatTensor> | undefined,
+  ) {
+    this.rope = new RopeCache(model.config);
+  }
+
+  /** Builds a policy over a loaded model. */
+  static async create(model: LanguageModel, options: PolicyOptions = {}): Promise<Policy> {
+    const train = options.train ?? (options.adapter ? 'lora' : 'full');
+    if (train === 'lora' && !options.adapter) throw new RangeError("train: 'lora' needs an adapter (LoraAdapter.create or LoraAdapter.load)");
+    const full =
+      train === 'full'
+        ? new Map([...model.weights].map(([name, w]) => [name, floatTensor(w.shape, Float32Array.from(w.data))] as const))
+        : undefined;
+    return new Policy(model, await ModelEngine.create(model, options), options.adapter, train, full);
+  }
+
+  /**
+   * The parameters `backward` differentiates, by name (PEFT names for LoRA, HF names for full
+   * tuning). Optimisers update these arrays in place; the next call sees the new values.
+   */
+  trainableParameters(): Map<string, FloatTensor> {
+    if (this.train === 'none') return new Map();
+    return this.train === 'lora' ? this.adapter!.weights : this.fullParameters!;
+  }
+
+  /**
+   * Per-token log-probs of each sequence: entry t is log p(seq[t+1] | seq[..t]).
+   * `reference: true` scores with the frozen base model (adapters off, full-tuning updates ignored).
+   */
+  async logprobs(sequences: readonly (readonly number[])[], options: { reference?: boolean } = {}): Promise<Float32Array[]> {
+    const result = await scoreSequences(this.engine, this.rope, sequences, this.computeOptions(options.reference ?? false));
+    return result.logprobs;
+  }
+
+  /**
+   * Log-probs and the gradient of `Σ weights · logprobs` for the trainable parameters. Pass
+   * `weights[b][t] = ∂loss/∂logprob[b][t]` (zero for masked tokens) to get ∂loss/∂θ; e.g. −1 on
+   * every completion token gives the gradient of the negative log-likelihood.
+   */
+  async backward(sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[]): Promise<GradientResult> {
+    if (this.train === 'none') throw new RangeError("this policy was created with train: 'none'; create it with train 'lora' or 'full' to get gradients");
+    return gradSequences(this.engine, this.rope, sequences, weights, { target: this.train === 'lora' ? 'lora' : 'base', ...this.computeOptions(false) });
+  }
+
+  /** Samples completions with the current parameters (KV cache, batched). */
+  async generate(prompts: readonly Prompt[], options: GenerateOptions = {}): Promise<Generation[]> {
+    const ids = prompts.map((p) => (typeof p === 'string' ? this.model.tokenizer.encode(p) : p));
+    return generateTokens(this.engine, this.rope, ids, { ...this.computeOptions(false), ...options });
+  }
+
+  /** Releases the policy's sessions. */
+  async close(): Promise<void> {
+    await this.engine.close();
+  }
+
+  private computeOptions(reference: boolean): { adapter?: LoraAdapter; overrides?: ReadonlyMap<string, FloatTensor> } {
+    if (reference) return {};
+    return {
+      ...(this.adapter ? { adapter: this.adapter } : {}),
+      ...(this.fullParameters ? { overrides: this.fullParameters } : {}),
+    };
+  }
+}
+
+/**
+ * One-off generation: builds a policy for `model`, samples, and releases it. For repeated calls
+ * (training loops) create a {@link Policy} once and call its `generate`.
+ *
+ * @example
+ * const [g] = await generate(model, [model.tokenizer.applyChatTemplate(messages, { tools, addGenerationPrompt: true })], { maxTokens: 128 });
+ */
+export async function generate(model: LanguageModel, prompts: readonly Prompt[], options: GenerateOptions & EngineOptions = {}): Promise<Generation[]> {
+  const policy = await Policy.create(model, { ...options, train: 'none' });
+  try {
+    return await policy.generate(prompts, options);
+  } finally {
+    await policy.close();
+  }
+}

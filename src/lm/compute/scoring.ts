@@ -1,0 +1,108 @@
+import type { LoraAdapter } from '../lora/adapter.js';
+import type { FloatTensor } from '../tensor.js';
+import { GRAPH_IO, type GradientTarget } from '../graph/graphs.js';
+import { onnxTensor, type OnnxHostTensor } from '../graph/onnx.js';
+import { attentionBias, checkTokenIds, packLeft, positionsFromMask, type RopeCache } from './batch.js';
+import type { ModelEngine } from './engine.js';
+
+/** Scores of one batch: per sequence, log p(ids[t+1] | ids[..t]) for t = 0..n−2. */
+export interface ScoreResult {
+  readonly logprobs: Float32Array[];
+}
+
+/** Scores plus gradients of `Σ weights · logprobs`. */
+export interface GradientResult extends ScoreResult {
+  /** `Σ_b Σ_t weights[b][t] · logprobs[b][t]`. */
+  readonly objective: number;
+  /** Gradient of the objective for each trained parameter, by parameter name. */
+  readonly gradients: Map<string, FloatTensor>;
+}
+
+/** Host-side inputs of the scoring graph for one batch. */
+function scoringFeeds(sequences: readonly (readonly number[])[], padId: number, rope: RopeCache, headDim: number, vocabSize: number): { feeds: Record<string, OnnxHostTensor>; padding: readonly number[]; length: number } {
+  for (const s of sequences) {
+    if (s.length < 2) throw new RangeError('each sequence needs at least 2 tokens to score (a context token and a target)');
+    checkTokenIds(s, vocabSize);
+  }
+  const packed = packLeft(sequences, padId);
+  const { batchSize: B, length: T } = packed;
+  const targets = new BigInt64Array(B * T).fill(BigInt(padId));
+  for (let b = 0; b < B; b++) for (let t = 0; t + 1 < T; t++) targets[b * T + t] = packed.ids[b * T + t + 1]!;
+  const { cos, sin } = rope.tables(positionsFromMask(packed.mask, B, T));
+  return {
+    feeds: {
+      [GRAPH_IO.inputIds]: onnxTensor('int64', [B, T], packed.ids),
+      [GRAPH_IO.targetIds]: onnxTensor('int64', [B, T], targets),
+      [GRAPH_IO.cos]: onnxTensor('float32', [B, T, headDim], cos),
+      [GRAPH_IO.sin]: onnxTensor('float32', [B, T, headDim], sin),
+      [GRAPH_IO.attentionBias]: onnxTensor('float32', [B, 1, T, T], attentionBias(packed.mask, B, T, 0)),
+    },
+    padding: packed.padding,
+    length: T,
+  };
+}
+
+/** Per-sequence slices of the [B, T] log-prob output (only real positions with a real target). */
+function unpack(values: Float32Array, sequences: readonly (readonly number[])[], padding: readonly number[], T: number): Float32Array[] {
+  return sequences.map((seq, b) => values.slice(b * T + padding[b]!, b * T + padding[b]! + seq.length - 1));
+}
+
+/**
+ * Per-token log-probabilities of token sequences (different lengths allowed).
+ *
+ * @example
+ * const { logprobs } = await scoreSequences(engine, rope, [[1, 2, 3]]);
+ */
+export async function scoreSequences(
+  engine: ModelEngine,
+  rope: RopeCache,
+  sequences: readonly (readonly number[])[],
+  options: { adapter?: LoraAdapter; overrides?: ReadonlyMap<string, FloatTensor> } = {},
+): Promise<ScoreResult> {
+  const { session, built } = await engine.scoring('none', options.adapter?.config);
+  const { feeds, padding, length } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize);
+  const out = await session.run({ ...feeds, ...engine.weightFeeds(built, options.adapter, options.overrides) }, { outputs: [GRAPH_IO.logprobs] });
+  return { logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, length) };
+}
+
+/**
+ * Log-probabilities and the gradient of `Σ weights · logprobs` with respect to the base
+ * weights (`target: 'base'`) or the adapter (`'lora'`). `weights[b]` has one entry per scored
+ * token of sequence b (length n−1); zeros mask tokens out of the loss.
+ *
+ * @example
+ * const r = await gradSequences(engine, rope, [[1, 2, 3]], [[-1, -1]], { target: 'base' }); // gradient of the NLL
+ */
+export async function gradSequences(
+  engine: ModelEngine,
+  rope: RopeCache,
+  sequences: readonly (readonly number[])[],
+  weights: readonly ArrayLike<number>[],
+  options: { target: Exclude<GradientTarget, 'none'>; adapter?: LoraAdapter; overrides?: ReadonlyMap<string, FloatTensor> },
+): Promise<GradientResult> {
+  if (weights.length !== sequences.length) throw new RangeError(`got ${weights.length} weight rows for ${sequences.length} sequences`);
+  if (options.target === 'lora' && !options.adapter) throw new RangeError("target 'lora' needs an adapter");
+  const { session, built } = await engine.scoring(options.target, options.adapter?.config);
+  const { feeds, padding, length: T } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize);
+  const tokenWeights = new Float32Array(sequences.length * T);
+  sequences.forEach((seq, b) => {
+    const w = weights[b]!;
+    if (w.length !== seq.length - 1) throw new RangeError(`sequence ${b} has ${seq.length - 1} scored tokens but ${w.length} weights`);
+    for (let t = 0; t < w.length; t++) tokenWeights[b * T + padding[b]! + t] = w[t]!;
+  });
+  const out = await session.run({
+    ...feeds,
+    [GRAPH_IO.tokenWeights]: onnxTensor('float32', [sequences.length, T], tokenWeights),
+    ...engine.weightFeeds(built, options.adapter, options.overrides),
+  });
+  const gradients = new Map<string, FloatTensor>();
+  for (const name of built.gradientOf) {
+    const source = options.target === 'lora' ? options.adapter!.weights.get(name)! : (options.overrides?.get(name) ?? engine.model.weight(name));
+    gradients.set(name, { shape: source.shape, data: out[GRAPH_IO.gradOf(name)]!.data as Float32Array });
+  }
+  return {
+    logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, T),
+    objective: (out[GRAPH_IO.objective]!.data as Float32Array)[0]!,
+    gradients,
+  };
+}

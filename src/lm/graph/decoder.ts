@@ -1,0 +1,104 @@
+import type { ModelConfig } from '../model/config.js';
+import { layerParam, projectionModule, type ProjectionName } from '../model/parameters.js';
+import { groupedQueryAttention, loraLinear, swiGlu, type LoraTensors } from './layers.js';
+import { embedding, ops, rmsNorm, rope, type Tensor } from './onnx.js';
+
+/** Key and value cache of one layer, each [B, K, S, D]. */
+export interface LayerCache {
+  readonly key: Tensor;
+  readonly value: Tensor;
+}
+
+/** Graph tensors a decoder pass reads. */
+export interface DecoderInputs {
+  /** Token ids, int64 [B, T]. */
+  readonly inputIds: Tensor;
+  /** RoPE tables for the new positions, [B, T, D]. */
+  readonly cos: Tensor;
+  readonly sin: Tensor;
+  /** Additive attention mask, [B, 1, T, S]. */
+  readonly attentionBias: Tensor;
+  /** Cached keys/values of earlier positions, one per layer (absent for a first pass). */
+  readonly past?: readonly LayerCache[];
+}
+
+/** Where the decoder finds its weights: graph tensors by Hugging Face parameter name. */
+export interface DecoderWeights {
+  /** The tensor of a base parameter (e.g. `model.layers.0.mlp.up_proj.weight`). */
+  weight(name: string): Tensor;
+  /** The LoRA adapter of a projection of a layer, if any. */
+  lora?(layer: number, projection: ProjectionName): LoraTensors | undefined;
+}
+
+/** What a decoder pass produces. */
+export interface DecoderOutputs {
+  /** Final-norm hidden states, [B, T, E]. */
+  readonly hidden: Tensor;
+  /** Keys/values of past and new positions, one per layer, [B, K, S, D]. */
+  readonly present: LayerCache[];
+}
+
+/**
+ * The Llama/Qwen2/Qwen3 decoder stack: embeddings, then per layer pre-norm attention (with
+ * Qwen2 biases or Qwen3 q/k norms as the config says, RoPE, grouped-query attention, KV
+ * cache) and pre-norm SwiGLU MLP with residuals, then the final RMSNorm.
+ *
+ * @example
+ * const { hidden } = buildDecoder(cfg, weights, { inputIds, cos, sin, attentionBias });
+ */
+export function buildDecoder(config: ModelConfig, weights: DecoderWeights, inputs: DecoderInputs): DecoderOutputs {
+  const { numHeads: H, numKvHeads: K, headDim: D } = config;
+  const cos = inputs.cos.unsqueeze([1]);
+  const sin = inputs.sin.unsqueeze([1]);
+  let x = embedding(weights.weight('model.embed_tokens.weight'), inputs.inputIds);
+  const present: LayerCache[] = [];
+  for (let l = 0; l < config.numLayers; l++) {
+    const w = (suffix: string): Tensor => weights.weight(layerParam(l, suffix));
+    const proj = (input: Tensor, projection: ProjectionName, biased: boolean): Tensor => {
+      const module = projectionModule(projection);
+      return loraLinear(input, w(`${module}.weight`), biased ? w(`${module}.bias`) : undefined, weights.lora?.(l, projection));
+    };
+
+    const h = rmsNorm(x, w('input_layernorm.weight'), config.rmsNormEps);
+    // [B, T, heads·D] → [B, T, heads, D]; per-head norms act here, before the transpose.
+    let q = proj(h, 'q_proj', config.qkvBias).reshape([0, 0, H, D]);
+    let k = proj(h, 'k_proj', config.qkvBias).reshape([0, 0, K, D]);
+    const v = proj(h, 'v_proj', config.qkvBias).reshape([0, 0, K, D]).transpose([0, 2, 1, 3]);
+    if (config.qkNorm) {
+      q = rmsNorm(q, w('self_attn.q_norm.weight'), config.rmsNormEps);
+      k = rmsNorm(k, w('self_attn.k_norm.weight'), config.rmsNormEps);
+    }
+    q = rope(q.transpose([0, 2, 1, 3]), cos, sin);
+    k = rope(k.transpose([0, 2, 1, 3]), cos, sin);
+    const past = inputs.past?.[l];
+    const keys = past ? ops.concat([past.key, k], 2) : k;
+    const values = past ? ops.concat([past.value, v], 2) : v;
+    present.push({ key: keys, value: values });
+
+    const attended = groupedQueryAttention(q, keys, values, inputs.attentionBias, { numHeads: H, numKvHeads: K, headDim: D });
+    const merged = attended.transpose([0, 2, 1, 3]).reshape([0, 0, H * D]);
+    x = x.add(proj(merged, 'o_proj', config.oBias));
+
+    const h2 = rmsNorm(x, w('post_attention_layernorm.weight'), config.rmsNormEps);
+    const lora = weights.lora;
+    x = x.add(
+      swiGlu(h2, w('mlp.gate_proj.weight'), w('mlp.up_proj.weight'), w('mlp.down_proj.weight'), {
+        ...(lora?.(l, 'gate_proj') ? { gate: lora(l, 'gate_proj')! } : {}),
+        ...(lora?.(l, 'up_proj') ? { up: lora(l, 'up_proj')! } : {}),
+        ...(lora?.(l, 'down_proj') ? { down: lora(l, 'down_proj')! } : {}),
+      }),
+    );
+  }
+  return { hidden: rmsNorm(x, weights.weight('model.norm.weight'), config.rmsNormEps), present };
+}
+
+/**
+ * Logits from hidden states: `hidden · lm_headᵀ`, with the embedding matrix when tied.
+ *
+ * @example
+ * const logits = lmHead(cfg, weights, hidden); // [B, T, V]
+ */
+export function lmHead(config: ModelConfig, weights: DecoderWeights, hidden: Tensor): Tensor {
+  const head = weights.weight(config.tieWordEmbeddings ? 'model.embed_tokens.weight' : 'lm_head.weight');
+  return hidden.matmul(head.transpose([1, 0]));
+}

@@ -1,0 +1,141 @@
+import type { LoraConfig } from '../lora/config.js';
+import { loraSites } from '../lora/config.js';
+import type { ModelConfig } from '../model/config.js';
+import { modelParameters, projectionShape, type ProjectionName } from '../model/parameters.js';
+import { buildDecoder, lmHead, type DecoderWeights, type LayerCache } from './decoder.js';
+import type { LoraTensors } from './layers.js';
+import { Graph, grad, tokenLogProbs, type Tensor } from './onnx.js';
+
+/** Names of the non-weight inputs and outputs of the graphs, shared with the host code feeding them. */
+export const GRAPH_IO = {
+  inputIds: 'input_ids',
+  targetIds: 'target_ids',
+  cos: 'rope_cos',
+  sin: 'rope_sin',
+  attentionBias: 'attention_bias',
+  tokenWeights: 'token_weights',
+  logprobs: 'logprobs',
+  objective: 'objective',
+  logits: 'logits',
+  pastKey: (layer: number): string => `past.${layer}.key`,
+  pastValue: (layer: number): string => `past.${layer}.value`,
+  presentKey: (layer: number): string => `present.${layer}.key`,
+  presentValue: (layer: number): string => `present.${layer}.value`,
+  gradOf: (param: string): string => `grad.${param}`,
+} as const;
+
+/** Which parameters a scoring graph differentiates. */
+export type GradientTarget = 'none' | 'base' | 'lora';
+
+/** A built graph and the weight inputs it expects (names in feed order). */
+export interface BuiltGraph {
+  readonly graph: Graph;
+  /** HF names of base-weight inputs. */
+  readonly baseInputs: readonly string[];
+  /** PEFT names of LoRA inputs (empty without LoRA). */
+  readonly loraInputs: readonly string[];
+  /** Parameters whose gradients are outputs (`grad.<name>`), in output order. */
+  readonly gradientOf: readonly string[];
+}
+
+function declareWeights(g: Graph, config: ModelConfig, lora: LoraConfig | undefined): { weights: DecoderWeights; base: string[]; loraNames: string[]; tensors: Map<string, Tensor> } {
+  const tensors = new Map<string, Tensor>();
+  const base: string[] = [];
+  for (const spec of modelParameters(config)) {
+    tensors.set(spec.name, g.input(spec.name, 'float32', spec.shape));
+    base.push(spec.name);
+  }
+  const adapters = new Map<string, LoraTensors>();
+  const loraNames: string[] = [];
+  if (lora) {
+    for (const site of loraSites(lora, config.numLayers)) {
+      const [out, inFeatures] = projectionShape(config, site.projection);
+      const a = g.input(site.aName, 'float32', [lora.rank, inFeatures]);
+      const b = g.input(site.bName, 'float32', [out, lora.rank]);
+      tensors.set(site.aName, a);
+      tensors.set(site.bName, b);
+      loraNames.push(site.aName, site.bName);
+      adapters.set(`${site.layer}:${site.projection}`, { a, b, scale: lora.alpha / lora.rank });
+    }
+  }
+  const weights: DecoderWeights = {
+    weight: (name) => {
+      const t = tensors.get(name);
+      if (!t) throw new Error(`graph has no weight input "${name}"`);
+      return t;
+    },
+    lora: (layer: number, projection: ProjectionName) => adapters.get(`${layer}:${projection}`),
+  };
+  return { weights, base, loraNames, tensors };
+}
+
+/**
+ * The scoring (training) graph: per-token log-probabilities of `target_ids` given `input_ids`
+ * ([B, T] each, int64), with RoPE tables `rope_cos`/`rope_sin` [B, T, D] and
+ * `attention_bias` [B, 1, T, T]. With gradients, it also takes `token_weights` [B, T] and
+ * outputs `objective = Σ token_weights · logprobs` and its gradient with respect to each
+ * trained parameter as `grad.<name>` — a vector–Jacobian product, so any loss that is a
+ * function of the log-probs can be trained by passing dLoss/dlogprobs as the weights.
+ *
+ * @example
+ * const built = buildScoringGraph(cfg, { gradients: 'base' });
+ */
+export function buildScoringGraph(config: ModelConfig, options: { lora?: LoraConfig; gradients?: GradientTarget } = {}): BuiltGraph {
+  const gradients = options.gradients ?? 'none';
+  const g = new Graph(`${config.arch}_scoring`);
+  const inputIds = g.input(GRAPH_IO.inputIds, 'int64', ['batch', 'seq']);
+  const targetIds = g.input(GRAPH_IO.targetIds, 'int64', ['batch', 'seq']);
+  const cos = g.input(GRAPH_IO.cos, 'float32', ['batch', 'seq', config.headDim]);
+  const sin = g.input(GRAPH_IO.sin, 'float32', ['batch', 'seq', config.headDim]);
+  const attentionBias = g.input(GRAPH_IO.attentionBias, 'float32', ['batch', 1, 'seq', 'seq']);
+  const { weights, base, loraNames, tensors } = declareWeights(g, config, options.lora);
+
+  const { hidden } = buildDecoder(config, weights, { inputIds, cos, sin, attentionBias });
+  const logprobs = tokenLogProbs(lmHead(config, weights, hidden), targetIds);
+  g.output(logprobs, GRAPH_IO.logprobs);
+
+  let gradientOf: string[] = [];
+  if (gradients !== 'none') {
+    const tokenWeights = g.input(GRAPH_IO.tokenWeights, 'float32', ['batch', 'seq']);
+    g.output(logprobs.mul(tokenWeights).sum(), GRAPH_IO.objective);
+    gradientOf = gradients === 'lora' ? loraNames : base;
+    const params = gradientOf.map((n) => tensors.get(n)!);
+    const grads = grad(logprobs, params, { seed: tokenWeights });
+    gradientOf.forEach((name, i) => g.output(grads.get(params[i]!)!, GRAPH_IO.gradOf(name)));
+  }
+  return { graph: g, baseInputs: base, loraInputs: loraNames, gradientOf };
+}
+
+/**
+ * The generation step graph: runs `input_ids` [B, T] after an optional KV cache of P earlier
+ * positions (`past.N.key`/`past.N.value`, [B, K, P, D]) and returns the logits of the last
+ * position (`logits` [B, V]) and the extended cache (`present.N.*`, [B, K, P+T, D]). Without a
+ * past it is the prefill graph; with one and T = 1 it is the decode graph.
+ *
+ * @example
+ * const prefill = buildStepGraph(cfg, { withPast: false });
+ * const decode = buildStepGraph(cfg, { withPast: true });
+ */
+export function buildStepGraph(config: ModelConfig, options: { withPast: boolean; lora?: LoraConfig }): BuiltGraph {
+  const g = new Graph(`${config.arch}_${options.withPast ? 'decode' : 'prefill'}`);
+  const inputIds = g.input(GRAPH_IO.inputIds, 'int64', ['batch', 'seq']);
+  const cos = g.input(GRAPH_IO.cos, 'float32', ['batch', 'seq', config.headDim]);
+  const sin = g.input(GRAPH_IO.sin, 'float32', ['batch', 'seq', config.headDim]);
+  const attentionBias = g.input(GRAPH_IO.attentionBias, 'float32', ['batch', 1, 'seq', 'total']);
+  const past: LayerCache[] | undefined = options.withPast
+    ? Array.from({ length: config.numLayers }, (_, l) => ({
+        key: g.input(GRAPH_IO.pastKey(l), 'float32', ['batch', config.numKvHeads, 'past', config.headDim]),
+        value: g.input(GRAPH_IO.pastValue(l), 'float32', ['batch', config.numKvHeads, 'past', config.headDim]),
+      }))
+    : undefined;
+  const { weights, base, loraNames } = declareWeights(g, config, options.lora);
+  const { hidden, present } = buildDecoder(config, weights, { inputIds, cos, sin, attentionBias, ...(past ? { past } : {}) });
+  // Left padding puts every sequence's newest token in the last column.
+  const last = hidden.slice(1, -1, Number.MAX_SAFE_INTEGER).squeeze([1]);
+  g.output(lmHead(config, weights, last), GRAPH_IO.logits);
+  present.forEach((c, l) => {
+    g.output(c.key, GRAPH_IO.presentKey(l));
+    g.output(c.value, GRAPH_IO.presentValue(l));
+  });
+  return { graph: g, baseInputs: base, loraInputs: loraNames, gradientOf: [] };
+}

@@ -1,0 +1,71 @@
+import { linear, type Tensor } from './onnx.js';
+
+/**
+ * Building blocks of Llama-family decoders as ONNX subgraphs. Shapes in comments:
+ * B batch, T new positions, S attended positions (past + new), H query heads, K key/value
+ * heads, D head dimension, E hidden size.
+ */
+
+/** A LoRA adapter on one projection, as graph tensors: `A` [r, in], `B` [out, r]. */
+export interface LoraTensors {
+  readonly a: Tensor;
+  readonly b: Tensor;
+  /** `alpha / r`. */
+  readonly scale: number;
+}
+
+/**
+ * A PyTorch-layout linear layer `x Wᵀ + b`, plus `scale · (x Aᵀ) Bᵀ` when a LoRA adapter is
+ * given (the low-rank path is computed separately, never merged, so only A and B need
+ * gradients).
+ *
+ * @example
+ * const q = loraLinear(h, wq, bq);
+ */
+export function loraLinear(x: Tensor, weight: Tensor, bias?: Tensor, lora?: LoraTensors): Tensor {
+  let y = linear(x, weight, bias, { outIn: true });
+  if (lora) y = y.add(x.matmul(lora.a.transpose([1, 0])).matmul(lora.b.transpose([1, 0])).mul(lora.scale));
+  return y;
+}
+
+/**
+ * SwiGLU MLP: `down(silu(gate(x)) · up(x))`.
+ *
+ * @example
+ * const y = swiGlu(h, gateW, upW, downW);
+ */
+export function swiGlu(
+  x: Tensor,
+  gate: Tensor,
+  up: Tensor,
+  down: Tensor,
+  lora: { gate?: LoraTensors; up?: LoraTensors; down?: LoraTensors } = {},
+): Tensor {
+  const activated = loraLinear(x, gate, undefined, lora.gate).silu().mul(loraLinear(x, up, undefined, lora.up));
+  return loraLinear(activated, down, undefined, lora.down);
+}
+
+/**
+ * Grouped-query attention without repeating keys and values: queries [B, H, T, D] are viewed
+ * as [B, K, H/K, T, D] so each group of H/K query heads broadcasts against its shared
+ * key/value head [B, K, 1, S, D]. `bias` [B, 1, T, S] holds 0 where attention is allowed and a
+ * large negative number elsewhere (causality and padding). Returns [B, H, T, D].
+ *
+ * @example
+ * const out = groupedQueryAttention(q, k, v, bias, { numHeads: 8, numKvHeads: 2, headDim: 64 });
+ */
+export function groupedQueryAttention(
+  q: Tensor,
+  k: Tensor,
+  v: Tensor,
+  bias: Tensor,
+  dims: { numHeads: number; numKvHeads: number; headDim: number },
+): Tensor {
+  const group = dims.numHeads / dims.numKvHeads;
+  const q5 = q.reshape([0, dims.numKvHeads, group, -1, dims.headDim]);
+  const k5 = k.unsqueeze([2]);
+  const v5 = v.unsqueeze([2]);
+  const scores = q5.matmul(k5.transpose([0, 1, 2, 4, 3])).mul(1 / Math.sqrt(dims.headDim)).add(bias.unsqueeze([1]));
+  const out = scores.softmax(-1).matmul(v5);
+  return out.reshape([0, dims.numHeads, -1, dims.headDim]);
+}

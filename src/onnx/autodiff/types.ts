@@ -1,0 +1,25 @@
+/** The contract between the autodiff engine and per-op gradient rules. */
+import type { Node } from '../graph/node.js';
+import type { Tensor } from '../graph/tensor.js';
+
+/** What a gradient rule sees for one node. */
+export interface GradContext {
+  readonly node: Node;
+  /** The forward inputs (undefined where an optional input was omitted). */
+  readonly x: readonly (Tensor | undefined)[];
+  /** The forward outputs. */
+  readonly y: readonly Tensor[];
+  /** Gradient of the loss w.r.t. each output; undefined where that output does not reach the loss. */
+  readonly dy: readonly (Tensor | undefined)[];
+  /** Which inputs need a gradient (rules may skip the others). */
+  readonly wants: readonly boolean[];
+}
+
+/**
+ * A vector-Jacobian product: given the output gradients, the gradient of each input
+ * (undefined for non-differentiable inputs such as indices, shapes or masks).
+ */
+export type GradRule = (ctx: GradContext) => (Tensor | undefined)[];
+
+/** Gradient rules by ONNX op type. */
+export type GradRules = Readonly<Record<string, GradRule>>;

@@ -1,0 +1,16 @@
+/** Thrown when an op is applied to tensors whose shapes or dtypes do not fit it. */
+export class ShapeError extends Error {
+  override readonly name = 'ShapeError';
+  constructor(
+    /** The ONNX op being built. */
+    readonly op: string,
+    message: string,
+  ) {
+    super(`${op}: ${message}`);
+  }
+}
+
+/** Thrown for misuse of the graph builder (mixing graphs, unknown outputs, missing gradient rules…). */
+export class GraphError extends Error {
+  override readonly name = 'GraphError';
+}

@@ -1,0 +1,110 @@
+/** Attention building blocks: causal masks, rotary position embeddings, scaled dot-product attention. */
+import type { DType } from '../dtype.js';
+import { ShapeError } from '../graph/errors.js';
+import type { Tensor } from '../graph/tensor.js';
+import { add, greater, mul, neg, sub, where } from '../ops/elementwise.js';
+import { gather } from '../ops/indexing.js';
+import { matmul } from '../ops/matmul.js';
+import { softmax } from '../ops/nn.js';
+import { concat, expand, shapeOf, slice, squeeze, transpose, trilu } from '../ops/shape-ops.js';
+
+/** A large negative score for masked positions that stays finite in the dtype. */
+export function maskValue(dtype: DType): number {
+  return dtype === 'float16' ? -6e4 : -1e9;
+}
+
+/**
+ * Which keys each query may attend to, for scores `[..., T, S]` (S ≥ T; query i sits at absolute
+ * position S − T + i, which covers a KV cache). Static T and S give a constant; otherwise the mask
+ * is built at run time from the scores' shape.
+ *
+ * @example
+ * ```ts
+ * const allowed = causalMask(scores); // bool [T, S]
+ * ```
+ */
+export function causalMask(scores: Tensor): Tensor {
+  const g = scores.graph;
+  const T = scores.dim(-2);
+  const S = scores.dim(-1);
+  if (typeof T === 'number' && typeof S === 'number') {
+    const data = new Uint8Array(T * S);
+    for (let i = 0; i < T; i++) for (let j = 0; j <= S - T + i && j < S; j++) data[i * S + j] = 1;
+    return g.constant('bool', data, [T, S]);
+  }
+  const shape = shapeOf(scores);
+  const dimAt = (i: number): Tensor => gather(shape, g.constant('int64', [i], [1]));
+  const [t, s] = [dimAt(scores.rank - 2), dimAt(scores.rank - 1)];
+  const ones = expand(g.scalar(1, 'float32'), concat([t, s], 0), [T, S]);
+  const offset = sub(s, t);
+  return greater(trilu(ones, false, squeeze(offset, [0])), 0);
+}
+
+/** `scores` where allowed, a large negative value elsewhere. @example `maskScores(s, causalMask(s))` */
+export function maskScores(scores: Tensor, allowed: Tensor): Tensor {
+  return where(allowed, scores, maskValue(scores.dtype));
+}
+
+/**
+ * Rotary position embedding tables in the "rotate half" layout (Llama, Qwen): for position p and
+ * pair i < d/2, angle p · theta^(−2i/d), repeated for both halves. Returns `[positions, headDim]`.
+ *
+ * @example
+ * ```ts
+ * const { cos, sin } = ropeTables(128, 64, 10000);
+ * ```
+ */
+export function ropeTables(positions: number, headDim: number, theta = 10000): { cos: Float64Array; sin: Float64Array } {
+  if (headDim % 2 !== 0) throw new RangeError(`rope needs an even head dim, got ${headDim}`);
+  const half = headDim / 2;
+  const cos = new Float64Array(positions * headDim);
+  const sin = new Float64Array(positions * headDim);
+  for (let p = 0; p < positions; p++) {
+    for (let i = 0; i < half; i++) {
+      const angle = p * Math.pow(theta, (-2 * i) / headDim);
+      for (const j of [i, i + half]) {
+        cos[p * headDim + j] = Math.cos(angle);
+        sin[p * headDim + j] = Math.sin(angle);
+      }
+    }
+  }
+  return { cos, sin };
+}
+
+/**
+ * Apply rotary embeddings to `x [..., T, headDim]` with tables `cos`, `sin` broadcastable to it:
+ * `x·cos + rotateHalf(x)·sin`, where `rotateHalf([a, b]) = [−b, a]`.
+ *
+ * @example
+ * ```ts
+ * const qr = rope(q /* [B, H, T, 64] *\/, cos /* [T, 64] *\/, sin);
+ * ```
+ */
+export function rope(x: Tensor, cos: Tensor, sin: Tensor): Tensor {
+  const d = x.dim(-1);
+  if (typeof d !== 'number' || d % 2 !== 0) throw new ShapeError('rope', `head dim must be static and even, got ${d}`);
+  const a = slice(x, [-1], [0], [d / 2]);
+  const b = slice(x, [-1], [d / 2], [d]);
+  const rotated = concat([neg(b), a], x.rank - 1);
+  return add(mul(x, cos), mul(rotated, sin));
+}
+
+/**
+ * Scaled dot-product attention over `[..., T, d]` queries and `[..., S, d]` keys/values, with a
+ * causal mask by default.
+ *
+ * @example
+ * ```ts
+ * const o = attention(q, k, v); // [B, H, T, d]
+ * ```
+ */
+export function attention(q: Tensor, k: Tensor, v: Tensor, opts: { causal?: boolean; allowed?: Tensor } = {}): Tensor {
+  const d = q.dim(-1);
+  if (typeof d !== 'number') throw new ShapeError('attention', 'head dim must be static');
+  const perm = k.shape.map((_, i) => i);
+  [perm[k.rank - 1], perm[k.rank - 2]] = [k.rank - 2, k.rank - 1];
+  let scores = mul(matmul(q, transpose(k, perm)), 1 / Math.sqrt(d));
+  const allowed = opts.allowed ?? (opts.causal === false ? undefined : causalMask(scores));
+  if (allowed) scores = maskScores(scores, allowed);
+  return matmul(softmax(scores, -1), v);
+}

@@ -1,0 +1,121 @@
+/**
+ * The runtime: one resolved execution provider and a cache of compiled sessions keyed by graph
+ * content (or a caller key such as `model@bucket`), so rebuilding an identical graph or asking for
+ * a shape bucket again reuses the compiled session.
+ */
+import { createHash } from 'node:crypto';
+import type { Graph } from '../graph/graph.js';
+import { encodeModel, type EncodeOptions } from '../proto/model.js';
+import { selectProvider, type ProviderChoice, type ProviderName, type ProviderSelection } from './providers.js';
+import { OnnxSession, type OptimizationLevel } from './session.js';
+import { SessionError } from './errors.js';
+
+/** Options of {@link Runtime.create}. */
+export interface RuntimeOptions {
+  /** Default `'auto'` (cuda → webgpu → cpu). */
+  readonly provider?: ProviderChoice;
+  /** Default optimisation level of sessions (`'all'`). */
+  readonly optimization?: OptimizationLevel;
+  /** Threads per op. */
+  readonly intraOpThreads?: number;
+  /** Where fallback notices go (default `console.warn`). */
+  readonly log?: (message: string) => void;
+  /** Provider probe (tests inject failures). */
+  readonly probe?: (p: ProviderName) => Promise<void>;
+}
+
+/** Options of one session request. */
+export interface SessionRequest {
+  /** Cache key; default: a hash of the encoded model and options. */
+  readonly key?: string;
+  readonly optimization?: OptimizationLevel;
+  readonly keepOnDevice?: readonly string[];
+  readonly encode?: EncodeOptions;
+}
+
+/**
+ * Owns a provider choice and every session it compiled; `close()` releases them all.
+ *
+ * @example
+ * ```ts
+ * const rt = await Runtime.create({ provider: 'auto' });
+ * const s = await rt.session(graph);
+ * const out = await s.run(feeds);
+ * await rt.close();
+ * ```
+ */
+export class Runtime {
+  private readonly cache = new Map<string, Promise<OnnxSession>>();
+  private closed = false;
+
+  private constructor(
+    /** The provider chosen and why others were skipped. */
+    readonly selection: ProviderSelection,
+    private readonly opts: RuntimeOptions,
+  ) {}
+
+  /** Resolve the provider (probing it) and report any fallback through `log`. */
+  static async create(opts: RuntimeOptions = {}): Promise<Runtime> {
+    const selection = await selectProvider(opts.provider ?? 'auto', opts.probe);
+    const log = opts.log ?? ((m: string) => console.warn(m));
+    for (const s of selection.skipped) log(`[onnx] falling back from ${s.provider}: ${s.message}`);
+    return new Runtime(selection, opts);
+  }
+
+  /** The provider sessions run on. */
+  get provider(): ProviderName { return this.selection.provider; }
+
+  /** Number of compiled sessions held. */
+  get size(): number { return this.cache.size; }
+
+  /** A compiled session for `graph`, from the cache when an identical one was compiled. */
+  async session(graph: Graph | (() => Graph), req: SessionRequest = {}): Promise<OnnxSession> {
+    if (this.closed) throw new SessionError('runtime used after close()');
+    const optimization = req.optimization ?? this.opts.optimization ?? 'all';
+    let model: Uint8Array | undefined;
+    let key = req.key;
+    if (key === undefined) {
+      const g = typeof graph === 'function' ? graph() : graph;
+      model = encodeModel(g, req.encode).model;
+      key = `${createHash('sha256').update(model).digest('hex')}`;
+    }
+    key = `${key}|${optimization}|${(req.keepOnDevice ?? []).join(',')}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const source = model ?? encodeModel(typeof graph === 'function' ? graph() : graph, req.encode).model;
+    const created = OnnxSession.create(source, {
+      provider: this.provider,
+      optimization,
+      ...(this.opts.intraOpThreads ? { intraOpThreads: this.opts.intraOpThreads } : {}),
+      ...(req.keepOnDevice ? { keepOnDevice: req.keepOnDevice } : {}),
+    });
+    this.cache.set(key, created);
+    created.catch(() => this.cache.delete(key));
+    return created;
+  }
+
+  /** Release every session (idempotent). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const all = [...this.cache.values()];
+    this.cache.clear();
+    await Promise.allSettled(all.map(async (s) => (await s).close()));
+  }
+}
+
+/**
+ * Round a length up to its bucket (powers of two from `min`, capped at `max`), so variable
+ * sequence lengths map to few static-shape sessions.
+ *
+ * @example
+ * ```ts
+ * shapeBucket(100); // 128
+ * ```
+ */
+export function shapeBucket(n: number, min = 16, max = Number.POSITIVE_INFINITY): number {
+  let b = min;
+  while (b < n) b *= 2;
+  if (n > max) throw new RangeError(`length ${n} exceeds the largest bucket ${max}`);
+  return Math.min(b, max);
+}

@@ -1,0 +1,118 @@
+/**
+ * One compiled model on one execution provider. Owns its onnxruntime session; `close()` frees it.
+ */
+import ort from 'onnxruntime-node';
+import type { Graph } from '../graph/graph.js';
+import { encodeModel, type EncodeOptions } from '../proto/model.js';
+import { SessionError } from './errors.js';
+import { byteSize, toOrt, type Feeds, type OrtTensor } from './host-tensor.js';
+import type { ProviderName } from './providers.js';
+
+/** onnxruntime graph optimisation levels. float64 graphs need `'basic'` (see docs/onnx.md). */
+export type OptimizationLevel = 'disabled' | 'basic' | 'extended' | 'all';
+
+/** Options of {@link OnnxSession.create}. */
+export interface SessionOptions {
+  /** Execution provider (already known to load; see `selectProvider`). Default 'cpu'. */
+  readonly provider?: ProviderName;
+  /** Default `'all'`; use `'basic'` for float64 graphs. */
+  readonly optimization?: OptimizationLevel;
+  /** Threads for one op (default: onnxruntime's choice, all cores). */
+  readonly intraOpThreads?: number;
+  /** Outputs to leave in device memory on GPU providers (fed back as inputs without a copy). */
+  readonly keepOnDevice?: readonly string[];
+  /** Model encoding options when a Graph is given. */
+  readonly encode?: EncodeOptions;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Outputs to compute (default: all). */
+  readonly outputs?: readonly string[];
+  /** Preallocated host tensors to write outputs into (CPU: reused buffers, no allocation per run). */
+  readonly into?: Readonly<Record<string, OrtTensor>>;
+}
+
+/** Counters of a session: runs, time in `run`, bytes fed from and fetched to host memory. */
+export interface SessionStats {
+  runs: number;
+  runMs: number;
+  feedBytes: number;
+  fetchBytes: number;
+}
+
+/**
+ * A compiled model.
+ *
+ * @example
+ * ```ts
+ * const s = await OnnxSession.create(graph, { provider: 'cpu' });
+ * const out = await s.run({ x: hostTensor('float32', [1, 4], new Float32Array(4)) });
+ * await s.close();
+ * ```
+ */
+export class OnnxSession {
+  /** Counters since creation. */
+  readonly stats: SessionStats = { runs: 0, runMs: 0, feedBytes: 0, fetchBytes: 0 };
+  private closed = false;
+
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    /** The provider this session runs on. */
+    readonly provider: ProviderName,
+  ) {}
+
+  /** Compile a graph (or ONNX bytes, or a path to an .onnx file with its external data beside it). */
+  static async create(model: Graph | Uint8Array | string, opts: SessionOptions = {}): Promise<OnnxSession> {
+    const provider = opts.provider ?? 'cpu';
+    const options: ort.InferenceSession.SessionOptions = {
+      executionProviders: [provider],
+      graphOptimizationLevel: opts.optimization ?? 'all',
+      logSeverityLevel: 3,
+      ...(opts.intraOpThreads ? { intraOpNumThreads: opts.intraOpThreads } : {}),
+      ...(opts.keepOnDevice && provider !== 'cpu'
+        ? { preferredOutputLocation: Object.fromEntries(opts.keepOnDevice.map((n) => [n, 'gpu-buffer'] as const)) }
+        : {}),
+    };
+    const source = typeof model === 'string' || model instanceof Uint8Array ? model : encodeModel(model, opts.encode).model;
+    const session = await (typeof source === 'string' ? ort.InferenceSession.create(source, options) : ort.InferenceSession.create(source, options));
+    return new OnnxSession(session, provider);
+  }
+
+  /** Input names in graph order. */
+  get inputNames(): readonly string[] { return this.session.inputNames; }
+  /** Output names in graph order. */
+  get outputNames(): readonly string[] { return this.session.outputNames; }
+
+  /**
+   * Run the model. Blocks this thread for the duration of the computation (onnxruntime-node
+   * does), so heavy sessions belong in a {@link WorkerSession}.
+   */
+  async run(feeds: Feeds, opts: RunOptions = {}): Promise<Record<string, OrtTensor>> {
+    if (this.closed) throw new SessionError('session used after close()');
+    const missing = this.inputNames.filter((n) => !(n in feeds));
+    if (missing.length > 0) throw new SessionError(`missing feeds: ${missing.join(', ')} (inputs: ${this.inputNames.join(', ')})`);
+    const ortFeeds: Record<string, OrtTensor> = {};
+    for (const name of this.inputNames) {
+      const t = feeds[name]!;
+      ortFeeds[name] = toOrt(t);
+      this.stats.feedBytes += byteSize(t);
+    }
+    const names = opts.outputs ?? this.outputNames;
+    const fetches: Record<string, OrtTensor | null> = {};
+    for (const n of names) fetches[n] = opts.into?.[n] ?? null;
+    const t0 = performance.now();
+    const result = await this.session.run(ortFeeds, fetches);
+    this.stats.runMs += performance.now() - t0;
+    this.stats.runs++;
+    for (const n of names) this.stats.fetchBytes += byteSize(result[n]!);
+    return result;
+  }
+
+  /** Free the native session (idempotent). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.session.release();
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * A session that runs in its own worker thread, keeping the caller's event loop free while
+ * onnxruntime computes. Feeds are copied to the worker; outputs are transferred back (no copy).
+ */
+import { Worker } from 'node:worker_threads';
+import { workerScriptPath } from '../../gym/worker-script.js';
+import type { Graph } from '../graph/graph.js';
+import { encodeModel } from '../proto/model.js';
+import { SessionError } from './errors.js';
+import type { HostTensor } from './host-tensor.js';
+import type { ProviderName } from './providers.js';
+import type { OptimizationLevel } from './session.js';
+import type { FromWorker, ToWorker, WireTensor } from './worker-protocol.js';
+
+/** Options of {@link WorkerSession.create}. */
+export interface WorkerSessionOptions {
+  readonly provider?: ProviderName;
+  readonly optimization?: OptimizationLevel;
+  readonly intraOpThreads?: number;
+}
+
+/**
+ * @example
+ * ```ts
+ * const ws = await WorkerSession.create(graph, { provider: 'cpu' });
+ * const { y } = await ws.run({ x: hostTensor('float32', [1, 4], new Float32Array(4)) });
+ * await ws.close();
+ * ```
+ */
+export class WorkerSession {
+  private readonly pending = new Map<number, { resolve: (o: Record<string, HostTensor>) => void; reject: (e: Error) => void }>();
+  private nextId = 0;
+  private closed = false;
+  /** Milliseconds spent inside `session.run` in the worker (the rest of a call is messaging). */
+  runMs = 0;
+
+  private constructor(
+    private readonly worker: Worker,
+    readonly inputNames: readonly string[],
+    readonly outputNames: readonly string[],
+  ) {
+    worker.on('message', (msg: FromWorker) => this.onMessage(msg));
+    worker.on('error', (e) => this.failAll(e));
+    worker.on('exit', () => this.failAll(new SessionError('session worker exited')));
+  }
+
+  /** Start a worker thread and compile the model in it. */
+  static async create(model: Graph | Uint8Array, opts: WorkerSessionOptions = {}): Promise<WorkerSession> {
+    const bytes = model instanceof Uint8Array ? model : encodeModel(model).model;
+    const worker = new Worker(workerScriptPath(import.meta.url, './session-worker.js'));
+    const ready = new Promise<FromWorker>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    const msg: ToWorker = {
+      kind: 'create',
+      model: bytes,
+      options: { provider: opts.provider ?? 'cpu', optimization: opts.optimization ?? 'all', ...(opts.intraOpThreads ? { intraOpThreads: opts.intraOpThreads } : {}) },
+    };
+    worker.postMessage(msg);
+    const first = await ready;
+    if (first.kind !== 'ready') {
+      await worker.terminate();
+      throw new SessionError(`session worker failed to start: ${first.kind === 'error' ? first.message : first.kind}`);
+    }
+    return new WorkerSession(worker, first.inputNames, first.outputNames);
+  }
+
+  /** Run in the worker; resolves with host tensors. */
+  run(feeds: Readonly<Record<string, HostTensor>>, outputs?: readonly string[]): Promise<Record<string, HostTensor>> {
+    if (this.closed) return Promise.reject(new SessionError('worker session used after close()'));
+    const id = this.nextId++;
+    const wire: Record<string, WireTensor> = {};
+    for (const [k, t] of Object.entries(feeds)) wire[k] = { type: t.type, dims: [...t.dims], data: t.data };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      const msg: ToWorker = { kind: 'run', id, feeds: wire, ...(outputs ? { outputs } : {}) };
+      this.worker.postMessage(msg);
+    });
+  }
+
+  /** Release the session and stop the worker (idempotent). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const done = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.postMessage({ kind: 'close' } satisfies ToWorker);
+    await done;
+  }
+
+  private onMessage(msg: FromWorker): void {
+    if (msg.kind === 'result') {
+      this.runMs += msg.runMs;
+      this.pending.get(msg.id)?.resolve(msg.outputs);
+      this.pending.delete(msg.id);
+    } else if (msg.kind === 'error' && msg.id !== undefined) {
+      this.pending.get(msg.id)?.reject(new SessionError(`${msg.name}: ${msg.message}`));
+      this.pending.delete(msg.id);
+    }
+  }
+
+  private failAll(e: Error): void {
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+}

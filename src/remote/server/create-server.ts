@@ -1,0 +1,187 @@
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import type { Env } from '../../gym/env.js';
+import { make } from '../../gym/index.js';
+import { WireCodec } from '../protocol/codec.js';
+import { BearerAuth } from './auth.js';
+import { describeEnv, type EnvDescription } from './env-description.js';
+import type { ActionValidation } from './env-session.js';
+import { HttpRoutes } from './http-routes.js';
+import { jsonLineLogger, type ServerLogger } from './logger.js';
+import { ServerMetrics } from './metrics.js';
+import type { ServerContext } from './server-context.js';
+import { SessionManager } from './session-manager.js';
+import { WS_CLOSE, WsConnection } from './ws-connection.js';
+
+/** Options of {@link createServer}. */
+export interface ServerOptions {
+  /** The registered env id to serve (`make(envId, envKwargs)` builds each session's env). */
+  envId: string;
+  envKwargs?: Record<string, unknown>;
+  /** Build envs another way than `make` (e.g. an unregistered class); receives `envKwargs`. */
+  createEnv?: (kwargs: Record<string, unknown>) => Env<unknown, unknown> | Promise<Env<unknown, unknown>>;
+  /** Concurrent sessions (WebSocket connections + HTTP sessions + in-flight stateless calls). Default 64. */
+  maxSessions?: number;
+  /** Close sessions idle this long; 0 never. Default 300 000 (5 min). */
+  sessionTimeoutMs?: number;
+  /** Require `Authorization: Bearer <token>` on every route but `/health`. */
+  token?: string;
+  /** Largest HTTP request body. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Largest WebSocket message answered with an error frame; 4× this closes the socket (1009). Default 1 MiB. */
+  maxFrameBytes?: number;
+  /** `'env'` (default): the env judges actions; `'space'`: reject non-members of the action space with 422. */
+  actionValidation?: ActionValidation;
+  /** WebSocket ping interval to detect half-open sockets. Default 30 000 ms. */
+  heartbeatMs?: number;
+  /** Structured event log; defaults to JSON lines on stderr. Pass `silentLogger` in tests. */
+  logger?: ServerLogger;
+}
+
+/** A running (or ready-to-run) OpenEnv-compatible server. */
+export interface EnvServer {
+  /** Start listening; resolves with the bound address (port 0 picks a free port). */
+  listen(port?: number, host?: string): Promise<AddressInfo>;
+  /** Graceful shutdown: refuse new work, finish in-flight requests, close every session's env. Idempotent. */
+  close(): Promise<void>;
+  /** The bound address once listening. */
+  readonly address: AddressInfo | undefined;
+  /** `http://host:port` once listening. */
+  readonly url: string;
+  readonly metrics: ServerMetrics;
+}
+
+/** Version reported by `/metadata` and MCP `initialize`. */
+export const SERVER_VERSION = '0.1.0';
+
+/**
+ * Serve any registered env over OpenEnv's HTTP + WebSocket protocol, with this project's
+ * fixes: stateful HTTP sessions, `info` on the wire, capacity limits, idle reaping, bearer
+ * tokens, size limits, graceful drain, JSON logs and Prometheus metrics.
+ *
+ * @example
+ * ```ts
+ * const server = createServer({ envId: 'SQLEnv-v0', envKwargs: { dataset: 'bundled' }, maxSessions: 32 });
+ * const { port } = await server.listen(8000, '127.0.0.1');
+ * // … later
+ * await server.close();
+ * ```
+ */
+export function createServer(options: ServerOptions): EnvServer {
+  const envKwargs = options.envKwargs ?? {};
+  const createEnv = () => (options.createEnv ? options.createEnv(envKwargs) : make(options.envId, envKwargs));
+  const logger = options.logger ?? jsonLineLogger();
+  const metrics = new ServerMetrics();
+  const connections = new Set<WsConnection>();
+  const inFlight = new Set<Promise<unknown>>();
+  let description: EnvDescription | undefined;
+  let draining = false;
+  let address: AddressInfo | undefined;
+  let closing: Promise<void> | undefined;
+
+  const sessions = new SessionManager({
+    envId: options.envId,
+    createEnv,
+    maxSessions: options.maxSessions ?? 64,
+    sessionTimeoutMs: options.sessionTimeoutMs ?? 300_000,
+    validation: options.actionValidation ?? 'env',
+    metrics,
+    logger,
+    onReaped: (session) => {
+      for (const c of connections) if (c.sessionId === session.id) void c.shutdown(WS_CLOSE.idleTimeout, 'session idle timeout');
+    },
+  });
+
+  const context: ServerContext = {
+    envId: options.envId,
+    sessions,
+    codec: new WireCodec(),
+    auth: new BearerAuth(options.token),
+    metrics,
+    logger,
+    maxBodyBytes: options.maxBodyBytes ?? 1 << 20,
+    maxFrameBytes: options.maxFrameBytes ?? 1 << 20,
+    description: () => {
+      if (!description) throw new Error('server not listening yet');
+      return description;
+    },
+    isDraining: () => draining,
+    track: (work) => {
+      inFlight.add(work);
+      const forget = () => inFlight.delete(work);
+      work.then(forget, forget);
+      return work;
+    },
+  };
+
+  const routes = new HttpRoutes(context);
+  // noDelay: replies are small; Nagle's algorithm would hold them for the peer's delayed ACK.
+  const http: HttpServer = createHttpServer({ noDelay: true, keepAliveTimeout: 30_000 }, (req, res) => void routes.handle(req, res));
+  const wss = new WebSocketServer({ noServer: true, maxPayload: context.maxFrameBytes * 4 });
+  http.on('upgrade', (req, socket, head) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const refuse = (status: number, text: string) => {
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    if (path !== '/ws') return refuse(404, 'Not Found');
+    if (!context.auth.accepts(req.headers.authorization)) return refuse(401, 'Unauthorized');
+    if (draining) return refuse(503, 'Service Unavailable');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const connection = new WsConnection(ws, context);
+      connections.add(connection);
+      ws.on('close', () => connections.delete(connection));
+      connection.start();
+    });
+  });
+  const heartbeat = setInterval(() => connections.forEach((c) => c.heartbeat()), options.heartbeatMs ?? 30_000);
+  heartbeat.unref();
+
+  return {
+    metrics,
+    get address() {
+      return address;
+    },
+    get url() {
+      if (!address) throw new Error('server is not listening; call listen() first');
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return `http://${host}:${address.port}`;
+    },
+    async listen(port = 8000, host = '127.0.0.1') {
+      // A probe env answers /schema, /metadata and tools/list, and surfaces factory errors at start-up.
+      const probe = await createEnv();
+      try {
+        description = describeEnv(options.envId, probe, SERVER_VERSION);
+      } finally {
+        await probe.close();
+      }
+      await new Promise<void>((resolve, reject) => {
+        http.once('error', reject);
+        http.listen(port, host, () => {
+          http.off('error', reject);
+          resolve();
+        });
+      });
+      address = http.address() as AddressInfo;
+      logger.log('listening', { env_id: options.envId, host: address.address, port: address.port, max_sessions: sessions.max });
+      return address;
+    },
+    close() {
+      closing ??= (async () => {
+        draining = true;
+        clearInterval(heartbeat);
+        logger.log('shutdown', { active_sessions: sessions.size, in_flight: inFlight.size });
+        const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+        http.closeIdleConnections();
+        await Promise.all([...connections].map((c) => c.shutdown(WS_CLOSE.goingAway, 'server shutting down')));
+        await Promise.allSettled([...inFlight]);
+        await sessions.closeAll();
+        wss.close();
+        http.closeAllConnections();
+        if (address) await stopped;
+        logger.log('stopped', {});
+      })();
+      return closing;
+    },
+  };
+}

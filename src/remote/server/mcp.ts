@@ -1,0 +1,110 @@
+import { ProtocolError } from '../protocol/error-codes.js';
+import type { JsonRpcResponse, WireStepResult, WireTool } from '../protocol/messages.js';
+import type { EnvSession } from './env-session.js';
+
+/** What a JSON-RPC request can reach: the env's tools and a way to call one. */
+export interface McpTarget {
+  tools(): WireTool[];
+  /** Call a tool as one env step (`{name, arguments}` action). */
+  callTool(name: string, args: Record<string, unknown>): Promise<WireStepResult>;
+}
+
+/** A session as a JSON-RPC target: tool calls are steps of its running episode. */
+export function sessionTarget(session: EnvSession): McpTarget {
+  return {
+    tools: () => session.tools,
+    callTool: (name, args) => session.step({ type: 'call_tool', tool_name: name, arguments: args }),
+  };
+}
+
+/** The MCP protocol revision this server answers `initialize` with. */
+export const MCP_PROTOCOL_VERSION = '2025-06-18';
+
+/** JSON-RPC 2.0 error codes. */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+const METHOD_NOT_FOUND = -32601;
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+
+/**
+ * Answer one JSON-RPC 2.0 request of the MCP subset OpenEnv uses: `initialize`, `tools/list`,
+ * `tools/call` (and `ping`). Returns `undefined` for notifications (no `id`), which get no
+ * answer. A tool call's result carries the step as `structuredContent` and the observation as
+ * text; an env-reported error (`info.error_type`) sets `isError`.
+ *
+ * @example
+ * ```ts
+ * await handleJsonRpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, target, 'SQLEnv-v0');
+ * // { jsonrpc: '2.0', id: 1, result: { tools: [{ name, description, inputSchema }] } }
+ * ```
+ */
+export async function handleJsonRpc(request: unknown, target: McpTarget, serverName: string): Promise<JsonRpcResponse | undefined> {
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+    return rpcError(null, INVALID_REQUEST, 'A JSON-RPC request is an object {jsonrpc: "2.0", id, method, params?}.');
+  }
+  const req = request as Record<string, unknown>;
+  const id = typeof req.id === 'string' || typeof req.id === 'number' ? req.id : null;
+  const isNotification = !('id' in req);
+  if (req.jsonrpc !== '2.0' || typeof req.method !== 'string') {
+    return rpcError(id, INVALID_REQUEST, 'A JSON-RPC request needs jsonrpc: "2.0" and a string method.');
+  }
+  const params = (typeof req.params === 'object' && req.params !== null ? req.params : {}) as Record<string, unknown>;
+  try {
+    const result = await dispatch(req.method, params, target, serverName);
+    return isNotification ? undefined : { jsonrpc: '2.0', id, result };
+  } catch (err) {
+    if (err instanceof RpcFailure) return rpcError(id, err.code, err.message);
+    if (err instanceof ProtocolError) return rpcError(id, err.code === 'VALIDATION_ERROR' ? INVALID_PARAMS : INTERNAL_ERROR, err.message, err.toWire());
+    return rpcError(id, INTERNAL_ERROR, (err as Error).message);
+  }
+}
+
+/** The JSON-RPC answer to a body that could not be decoded. */
+export function jsonRpcParseError(message: string): JsonRpcResponse {
+  return rpcError(null, PARSE_ERROR, message);
+}
+
+class RpcFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function dispatch(method: string, params: Record<string, unknown>, target: McpTarget, serverName: string): Promise<unknown> {
+  switch (method) {
+    case 'initialize':
+      return { protocolVersion: MCP_PROTOCOL_VERSION, capabilities: { tools: { listChanged: false } }, serverInfo: { name: serverName, version: '0.1.0' } };
+    case 'ping':
+    case 'notifications/initialized':
+      return {};
+    case 'tools/list':
+      return { tools: target.tools().map((t) => ({ name: t.name, description: t.description, inputSchema: t.input_schema })) };
+    case 'tools/call': {
+      const name = params.name;
+      const args = params.arguments ?? {};
+      if (typeof name !== 'string') throw new RpcFailure(INVALID_PARAMS, 'tools/call needs params.name (a tool name from tools/list).');
+      if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new RpcFailure(INVALID_PARAMS, 'tools/call params.arguments must be an object.');
+      const tools = target.tools();
+      if (!tools.some((t) => t.name === name)) {
+        throw new RpcFailure(INVALID_PARAMS, `Unknown tool "${name}". Available tools: ${tools.map((t) => t.name).join(', ') || 'none'}.`);
+      }
+      const step = await target.callTool(name, args as Record<string, unknown>);
+      const errorType = step.info.error_type;
+      return {
+        content: [{ type: 'text', text: JSON.stringify(step.observation) }],
+        structuredContent: step,
+        isError: typeof errorType === 'string' && errorType !== '',
+      };
+    }
+    default:
+      throw new RpcFailure(METHOD_NOT_FOUND, `Unknown method "${method}". Supported: initialize, ping, tools/list, tools/call.`);
+  }
+}
+
+function rpcError(id: string | number | null, code: number, message: string, data?: unknown): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
+}

@@ -1,0 +1,149 @@
+import type { RawData, WebSocket } from 'ws';
+import type { WireEncoding } from '../protocol/codec.js';
+import { ProtocolError } from '../protocol/error-codes.js';
+import type { ServerMessage, WireResetRequest } from '../protocol/messages.js';
+import type { EnvSession } from './env-session.js';
+import { handleJsonRpc, sessionTarget } from './mcp.js';
+import type { ServerContext } from './server-context.js';
+
+/** WebSocket close codes this server uses. */
+export const WS_CLOSE = {
+  normal: 1000,
+  goingAway: 1001,
+  internalError: 1011,
+  tryAgainLater: 1013,
+  /** Private-use code: the session idled past --session-timeout. */
+  idleTimeout: 4408,
+} as const;
+
+/**
+ * One WebSocket client = one session (OpenEnv's `/ws`). Messages are answered strictly in the
+ * order they arrive (a client may pipeline), each in the encoding it came in: text frames
+ * JSON, binary frames MessagePack. A bad message gets an `error` frame and the connection
+ * stays open; the session's env is closed when the socket closes, however it closes.
+ *
+ * @example
+ * ```ts
+ * wss.on('connection', (ws) => new WsConnection(ws, context).start());
+ * ```
+ */
+export class WsConnection {
+  private session: EnvSession | undefined;
+  private chain: Promise<void> = Promise.resolve();
+  private alive = true;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly ctx: ServerContext,
+  ) {}
+
+  /** The session id once open. */
+  get sessionId(): string | undefined {
+    return this.session?.id;
+  }
+
+  /** Open the session and start answering messages. */
+  start(): void {
+    const opening = this.ctx.sessions.open('ws').then(
+      (session) => {
+        this.session = session;
+        if (this.ws.readyState !== this.ws.OPEN) void this.ctx.sessions.close(session.id, 'disconnect');
+      },
+      (err: unknown) => {
+        const error = err as ProtocolError;
+        this.sendError(error, 'json');
+        this.ws.close(error.code === 'CAPACITY_REACHED' ? WS_CLOSE.tryAgainLater : WS_CLOSE.internalError, error.code);
+      },
+    );
+    this.chain = this.ctx.track(opening);
+    this.ws.on('message', (data, isBinary) => this.enqueue(data, isBinary));
+    this.ws.on('pong', () => (this.alive = true));
+    this.ws.on('close', () => {
+      // After any in-flight request, so the env is never closed under a running step.
+      void this.chain.then(() => this.session && this.ctx.sessions.close(this.session.id, 'disconnect'));
+    });
+    this.ws.on('error', (err) => this.ctx.logger.log('ws_error', { session_id: this.sessionId, message: err.message }));
+  }
+
+  /** Heartbeat: terminate a socket that did not answer the previous ping (half-open). */
+  heartbeat(): void {
+    if (!this.alive) {
+      this.ctx.logger.log('ws_dead', { session_id: this.sessionId });
+      this.ws.terminate();
+      return;
+    }
+    this.alive = false;
+    this.ws.ping();
+  }
+
+  /** Finish the in-flight request, then close the socket (shutdown or reaping). */
+  async shutdown(code: number, reason: string): Promise<void> {
+    await this.chain;
+    if (this.ws.readyState === this.ws.OPEN) this.ws.close(code, reason);
+  }
+
+  private enqueue(data: RawData, isBinary: boolean): void {
+    const encoding: WireEncoding = isBinary ? 'msgpack' : 'json';
+    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    this.chain = this.ctx.track(this.chain.then(() => this.answer(bytes, encoding)));
+  }
+
+  private async answer(bytes: Buffer, encoding: WireEncoding): Promise<void> {
+    let requestId: unknown;
+    try {
+      if (bytes.length > this.ctx.maxFrameBytes) {
+        throw new ProtocolError('PAYLOAD_TOO_LARGE', `Frame of ${bytes.length} bytes exceeds the limit of ${this.ctx.maxFrameBytes} bytes (server option maxFrameBytes).`, {
+          max_bytes: this.ctx.maxFrameBytes,
+        });
+      }
+      const message = this.ctx.codec.decode(bytes, encoding);
+      if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+        throw new ProtocolError('INVALID_JSON', 'A message is an object {"type": ..., "data": ...}.');
+      }
+      const { type, data, request_id } = message as { type?: unknown; data?: unknown; request_id?: unknown };
+      requestId = request_id;
+      const reply = await this.dispatch(type, data);
+      if (reply) this.send({ ...reply, ...(typeof requestId === 'string' ? { request_id: requestId } : {}) } as ServerMessage, encoding);
+    } catch (err) {
+      const error = err instanceof ProtocolError ? err : new ProtocolError('EXECUTION_ERROR', (err as Error).message);
+      this.sendError(error, encoding, requestId);
+    }
+  }
+
+  private async dispatch(type: unknown, data: unknown): Promise<ServerMessage | undefined> {
+    if (this.ctx.isDraining()) throw new ProtocolError('CAPACITY_REACHED', 'The server is shutting down.', { reason: 'draining' });
+    const session = this.session;
+    if (!session) throw new ProtocolError('SESSION_ERROR', 'This connection has no session.', { reason: 'no_session' });
+    switch (type) {
+      case 'reset':
+        return { type: 'observation', data: await session.reset((data ?? {}) as WireResetRequest) };
+      case 'step':
+        return { type: 'observation', data: await session.step(data) };
+      case 'state':
+        return { type: 'state', data: session.state() };
+      case 'mcp': {
+        const answer = await handleJsonRpc(data, sessionTarget(session), this.ctx.envId);
+        return answer ? { type: 'mcp', data: answer } : undefined;
+      }
+      case 'close':
+        await this.ctx.sessions.close(session.id, 'client');
+        this.ws.close(WS_CLOSE.normal, 'closed by client');
+        return undefined;
+      default:
+        throw new ProtocolError('UNKNOWN_TYPE', `Unknown message type ${JSON.stringify(type)}. Types: reset, step, state, mcp, close.`);
+    }
+  }
+
+  private sendError(error: ProtocolError, encoding: WireEncoding, requestId?: unknown): void {
+    this.ctx.metrics.errorSeen('protocol', error.code);
+    if (error.code === 'EXECUTION_ERROR') this.ctx.logger.log('request_error', { session_id: this.sessionId, code: error.code, message: error.message });
+    const frame = { type: 'error', data: error.toWire(), ...(typeof requestId === 'string' ? { request_id: requestId } : {}) };
+    this.send(frame as ServerMessage, encoding);
+  }
+
+  private send(message: ServerMessage, encoding: WireEncoding): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    const payload = this.ctx.codec.encode(message, encoding);
+    this.ws.send(payload, { binary: encoding === 'msgpack' });
+  }
+}

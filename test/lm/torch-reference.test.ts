@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Policy, SafetensorsFile, createTinyModel, loadModel, type TinyModelOptions } from '../../src/lm/index.js';
+import { packageRoot } from '../../src/lm/package-root.js';
+
+/**
+ * Checks log-probs and gradients against scripts/torch_reference.py, an independent PyTorch
+ * implementation reading the same model directory. Runs when /usr/bin/python3 has torch
+ * (Debian: apt-get install python3-torch); skipped otherwise.
+ */
+const PYTHON = process.env['SQLENV_TORCH_PYTHON'] ?? '/usr/bin/python3';
+const hasTorch = spawnSync(PYTHON, ['-c', 'import torch, numpy'], { encoding: 'utf8' }).status === 0;
+const SCRIPT = join(packageRoot(), 'scripts', 'torch_reference.py');
+
+const sequences = [
+  [3, 17, 42, 99, 7, 250, 12, 1, 64],
+  [11, 5, 300, 8],
+  [400, 2, 77, 78, 79, 80, 81],
+];
+
+const configs: [string, TinyModelOptions][] = [
+  ['Qwen2-style (q/k/v biases, untied lm_head, BF16 weights)', { arch: 'qwen2', layers: 2, hidden: 64, heads: 4, kvHeads: 2, tieWordEmbeddings: false, dtype: 'BF16', seed: 11, initStd: 0.1 }],
+  ['Qwen3-style (q/k norms, head_dim ≠ hidden/heads, tied)', { arch: 'qwen3', layers: 2, hidden: 64, heads: 4, kvHeads: 1, headDim: 32, seed: 12, initStd: 0.1 }],
+  [
+    'Qwen3-style with YaRN RoPE scaling',
+    { arch: 'qwen3', layers: 1, hidden: 64, heads: 4, kvHeads: 2, seed: 13, initStd: 0.1, ropeScaling: { type: 'yarn', factor: 4, originalMaxPositions: 16, betaFast: 32, betaSlow: 1, attentionFactor: 0.1 * Math.log(4) + 1 } },
+  ],
+];
+
+describe.skipIf(!hasTorch)('against the PyTorch reference', () => {
+  for (const [label, options] of configs) {
+    it(`matches log-probs and gradients: ${label}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lm-torch-'));
+      await createTinyModel(join(dir, 'model'), { vocabSize: 500, ...options });
+      const model = await loadModel(join(dir, 'model'));
+      const policy = await Policy.create(model, { train: 'full' });
+      try {
+        const weights = sequences.map((s) => new Array(s.length - 1).fill(-1));
+        const ours = await policy.backward(sequences, weights);
+
+        const gradPath = join(dir, 'ref-grad.safetensors');
+        const args = [SCRIPT, '--model', join(dir, 'model'), '--grad-out', gradPath, ...sequences.flatMap((s) => ['--tokens', s.join(',')])];
+        const run = spawnSync(PYTHON, args, { encoding: 'utf8' });
+        expect(run.status, run.stderr).toBe(0);
+        const ref = JSON.parse(run.stdout) as { logprobs: number[][] };
+
+        let maxLogprobError = 0;
+        ref.logprobs.forEach((row, b) => row.forEach((v, t) => (maxLogprobError = Math.max(maxLogprobError, Math.abs(v - ours.logprobs[b]![t]!)))));
+
+        const file = await SafetensorsFile.open(gradPath);
+        let maxAbs = 0;
+        let maxRel = 0;
+        try {
+          expect(file.names().sort()).toEqual([...ours.gradients.keys()].sort());
+          for (const [name, g] of ours.gradients) {
+            const r = await file.read(name);
+            let scale = 0;
+            let err = 0;
+            r.data.forEach((v, i) => {
+              scale = Math.max(scale, Math.abs(v));
+              err = Math.max(err, Math.abs(v - g.data[i]!));
+            });
+            maxAbs = Math.max(maxAbs, err);
+            maxRel = Math.max(maxRel, err / Math.max(scale, 1e-12));
+          }
+        } finally {
+          await file.close();
+        }
+        console.log(`[torch reference] ${label}: logprobs max abs err ${maxLogprobError.toExponential(2)}; gradients max abs err ${maxAbs.toExponential(2)}, max rel err (per tensor, vs its largest entry) ${maxRel.toExponential(2)}`);
+        expect(maxLogprobError).toBeLessThan(1e-4);
+        expect(maxRel).toBeLessThan(1e-3);
+      } finally {
+        await policy.close();
+      }
+    }, 60_000);
+  }
+});

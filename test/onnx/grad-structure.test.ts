@@ -1,0 +1,41 @@
+import { describe, it } from 'vitest';
+import { checkGradients } from './gradcheck.js';
+import * as o from './onnx-api.js';
+
+describe('gradient rules: matmul, reductions, shape ops, indexing, softmax (float64)', () => {
+  it('MatMul batched × shared weight', () => checkGradients([{ shape: [2, 3, 4] }, { shape: [4, 5] }], (_, [a, b]) => o.matmul(a!, b!)));
+  it('MatMul with broadcast batch dims', () => checkGradients([{ shape: [2, 1, 3, 4] }, { shape: [3, 4, 2] }], (_, [a, b]) => o.matmul(a!, b!)));
+  for (const [ta, tb] of [[false, false], [false, true], [true, false], [true, true]] as const) {
+    it(`Gemm transA=${ta} transB=${tb} alpha/beta, C broadcast`, () =>
+      checkGradients([{ shape: ta ? [4, 3] : [3, 4] }, { shape: tb ? [2, 4] : [4, 2] }, { shape: [2] }], (_, [a, b, c]) =>
+        o.gemm(a!, b!, c!, { transA: ta, transB: tb, alpha: 0.7, beta: 1.3 })));
+  }
+  it('ReduceSum (keepdims and not)', () =>
+    checkGradients([{ shape: [2, 3, 4] }], (_, [a]) => o.add(o.reduceSum(a!, [1]), o.reduceSum(o.reduceSum(a!, [0, 2], true), [1]))));
+  it('ReduceMean', () => checkGradients([{ shape: [2, 3, 4] }], (_, [a]) => o.reduceMean(a!, [-1], true)));
+  it('ReduceMax (unique maxima)', () => checkGradients([{ shape: [2, 3] }], (_, [a]) => o.reduceMax(a!, [1])));
+  it('Reshape / Transpose', () => checkGradients([{ shape: [2, 3, 4] }], (_, [a]) => o.transpose(o.reshape(a!, [0, 4, -1]), [2, 0, 1])));
+  it('Unsqueeze / Squeeze', () => checkGradients([{ shape: [2, 3] }], (_, [a]) => o.mul(o.squeeze(o.unsqueeze(a!, [0, 2]), [0]), 2)));
+  it('Concat', () => checkGradients([{ shape: [2, 3] }, { shape: [2, 2] }], (_, [a, b]) => o.concat([a!, b!, a!], 1)));
+  it('Split (one piece unused)', () => checkGradients([{ shape: [2, 5] }], (_, [a]) => o.split(a!, 1, [2, 3])[1]!));
+  it('Slice (negative start, clamped end)', () => checkGradients([{ shape: [3, 5] }], (_, [a]) => o.slice(a!, [1, 0], [-3, 1], [100, 3])));
+  it('Expand', () => checkGradients([{ shape: [3, 1] }], (_, [a]) => o.expand(a!, [2, 3, 4])));
+  it('Trilu', () => checkGradients([{ shape: [3, 3] }], (_, [a]) => o.trilu(a!, false)));
+  it('Gather axis 0 with repeated indices', () =>
+    checkGradients([{ shape: [4, 3] }], (g, [a]) => o.gather(a!, g.constant('int64', [1, 3, 1, 0, 1, 2], [2, 3]), 0)));
+  it('Gather axis 1', () => checkGradients([{ shape: [2, 4, 3] }], (g, [a]) => o.gather(a!, g.constant('int64', [3, 3, 0], [3]), 1)));
+  it('GatherElements', () =>
+    checkGradients([{ shape: [2, 4] }], (g, [a]) => o.gatherElements(a!, g.constant('int64', [0, 0, 3, 2, 1, 1], [2, 3]), 1)));
+  it('GatherND', () => checkGradients([{ shape: [3, 4] }], (g, [a]) => o.gatherND(a!, g.constant('int64', [2, 0, 2], [3, 1]))));
+  it('ScatterElements (data and updates)', () =>
+    checkGradients([{ shape: [2, 4] }, { shape: [2, 2] }], (g, [d, u]) => o.scatterElements(d!, g.constant('int64', [1, 3, 0, 2], [2, 2]), u!, 1)));
+  it('ScatterND (data and updates)', () =>
+    checkGradients([{ shape: [4, 3] }, { shape: [2, 3] }], (g, [d, u]) => o.scatterND(d!, g.constant('int64', [3, 1], [2, 1]), u!)));
+  it('Softmax', () => checkGradients([{ shape: [2, 5] }], (_, [a]) => o.softmax(a!, -1)));
+  it('LogSoftmax', () => checkGradients([{ shape: [2, 5] }], (_, [a]) => o.logSoftmax(a!, 0)));
+  it('stopGradient blocks the path', () =>
+    checkGradients([{ shape: [3] }], (_, [a]) => o.mul(a!, o.stopGradient(a!))).then(
+      () => { throw new Error('a stopped gradient should differ from the full derivative'); },
+      (e: Error) => { if (!/analytic/.test(e.message)) throw e; },
+    ));
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { checkGradients } from './gradcheck.js';
+import {
+  Graph, OnnxSession, attention, causalMask, hostTensor, layerNorm, rmsNorm, rope, ropeTables, softmaxCrossEntropy, tokenLogProbs, type Feeds,
+} from './onnx-api.js';
+
+async function run(g: Graph, feeds: Feeds = {}): Promise<Record<string, number[]>> {
+  const s = await OnnxSession.create(g, { optimization: 'basic' });
+  const out = await s.run(feeds);
+  await s.close();
+  return Object.fromEntries(Object.entries(out).map(([k, t]) => [k, Array.from(t.data as ArrayLike<number>, Number)]));
+}
+
+describe('composite layers: values', () => {
+  it('softmaxCrossEntropy ignores masked positions and matches a hand computation', async () => {
+    const g = new Graph();
+    const logits = g.constant('float64', [0, 0, Math.log(3), 2, 0, 0, 5, 5, 5], [3, 3]);
+    const targets = g.constant('int64', [2, 0, -100], [3]);
+    g.output(softmaxCrossEntropy(logits, targets, { ignoreIndex: -100 }), 'mean');
+    g.output(softmaxCrossEntropy(logits, targets, { ignoreIndex: -100, reduction: 'none' }), 'each');
+    g.output(softmaxCrossEntropy(logits, g.constant('int64', [2, 0, 1], [3]), { mask: g.constant('bool', [1, 0, 1], [3]), reduction: 'sum' }), 'masked');
+    const r = await run(g);
+    const nll0 = -Math.log(3 / 5); // softmax([0, 0, ln 3])[2] = 3/5
+    const nll1 = -(2 - Math.log(Math.exp(2) + 2));
+    expect(r['each']![0]).toBeCloseTo(nll0, 12);
+    expect(r['each']![1]).toBeCloseTo(nll1, 12);
+    expect(r['each']![2]).toBe(0);
+    expect(r['mean']![0]).toBeCloseTo((nll0 + nll1) / 2, 12);
+    expect(r['masked']![0]).toBeCloseTo(nll0 + Math.log(3), 12);
+  });
+
+  it('tokenLogProbs are log-softmax values at the targets', async () => {
+    const g = new Graph();
+    g.output(tokenLogProbs(g.constant('float64', [1, 2, 3, 1, 1, 1], [2, 3]), g.constant('int64', [2, 1], [2])), 'lp');
+    const r = await run(g);
+    expect(r['lp']![0]).toBeCloseTo(3 - Math.log(Math.exp(1) + Math.exp(2) + Math.exp(3)), 12);
+    expect(r['lp']![1]).toBeCloseTo(-Math.log(3), 12);
+  });
+
+  it('causalMask: static and run-time shapes agree, including a KV-cache offset', async () => {
+    const g = new Graph();
+    const scores = g.input('s', 'float32', ['H', 'T', 'S']);
+    g.output(causalMask(scores), 'dyn');
+    g.output(causalMask(g.constant('float32', new Array(6).fill(0), [2, 3])), 'static');
+    const r = await run(g, { s: hostTensor('float32', [1, 2, 3], new Float32Array(6)) });
+    // Query i sits at position S − T + i = 1 + i: row 0 sees keys 0..1, row 1 sees 0..2.
+    expect(r['static']).toEqual([1, 1, 0, 1, 1, 1]);
+    expect(r['dyn']).toEqual(r['static']);
+  });
+
+  it('rope leaves position 0 unchanged and rotates pairs (i, i + d/2) by p·θ^(−2i/d)', async () => {
+    const T = 3;
+    const d = 4;
+    const { cos, sin } = ropeTables(T, d, 100);
+    const g = new Graph();
+    const x = g.constant('float64', [1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4], [T, d]);
+    g.output(rope(x, g.constant('float64', cos, [T, d]), g.constant('float64', sin, [T, d])), 'y');
+    const y = (await run(g))['y']!;
+    expect(y.slice(0, 4).map((v) => +v.toFixed(12))).toEqual([1, 2, 3, 4]);
+    const p = 2;
+    const a0 = p; // pair 0: θ^0
+    const a1 = p * 100 ** (-2 / d); // pair 1
+    expect(y[8]).toBeCloseTo(1 * Math.cos(a0) - 3 * Math.sin(a0), 12);
+    expect(y[10]).toBeCloseTo(3 * Math.cos(a0) + 1 * Math.sin(a0), 12);
+    expect(y[9]).toBeCloseTo(2 * Math.cos(a1) - 4 * Math.sin(a1), 12);
+  });
+
+  it('rmsNorm normalises the last axis by its root mean square', async () => {
+    const g = new Graph();
+    g.output(rmsNorm(g.constant('float64', [3, 4], [1, 2]), g.constant('float64', [1, 2], [2]), 0), 'y');
+    const rms = Math.sqrt((9 + 16) / 2);
+    const y = (await run(g))['y']!;
+    expect(y[0]).toBeCloseTo(3 / rms, 12);
+    expect(y[1]).toBeCloseTo((2 * 4) / rms, 12);
+  });
+});
+
+describe('composite layers: gradients (float64)', () => {
+  it('rmsNorm', () => checkGradients([{ shape: [2, 4] }, { shape: [4] }], (_, [x, w]) => rmsNorm(x!, w!, 1e-6)));
+  it('layerNorm', () => checkGradients([{ shape: [2, 4] }, { shape: [4] }, { shape: [4] }], (_, [x, w, b]) => layerNorm(x!, w!, b!)));
+  it('rope', () =>
+    checkGradients([{ shape: [2, 3, 4] }], (g, [x]) => {
+      const { cos, sin } = ropeTables(3, 4);
+      return rope(x!, g.constant('float64', cos, [3, 4]), g.constant('float64', sin, [3, 4]));
+    }));
+  it('causal attention (q, k, v)', () =>
+    checkGradients([{ shape: [2, 3, 4] }, { shape: [2, 3, 4] }, { shape: [2, 3, 4] }], (_, [q, k, v]) => attention(q!, k!, v!)));
+  it('cross-entropy with ignore index and mask', () =>
+    checkGradients([{ shape: [4, 5] }], (g, [logits]) =>
+      softmaxCrossEntropy(logits!, g.constant('int64', [1, -100, 4, 0], [4]), { ignoreIndex: -100, mask: g.constant('float64', [1, 1, 0.5, 2], [4]) })));
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { parseServeArgs, UsageRequested } from '../../../src/cli/serve.js';
+
+describe('parseServeArgs', () => {
+  it('maps flags to server options and dataset kwargs', () => {
+    const config = parseServeArgs(
+      ['--env', 'SQLEnv-v0', '--port', '9000', '--host', '0.0.0.0', '--max-sessions', '8', '--session-timeout', '30', '--dataset', 'spider:/data/spider', '--split', 'dev', '--step-budget', '12', '--kwargs', '{"actionMode":"strict"}', '--validate-actions'],
+      {},
+    );
+    expect(config).toMatchObject({ port: 9000, host: '0.0.0.0', imports: [] });
+    expect(config.server).toMatchObject({
+      envId: 'SQLEnv-v0',
+      maxSessions: 8,
+      sessionTimeoutMs: 30_000,
+      actionValidation: 'space',
+      envKwargs: { dataset: { kind: 'spider', dir: '/data/spider' }, split: 'dev', stepBudget: 12, actionMode: 'strict' },
+    });
+  });
+
+  it('parses every dataset form and reads the token from SQLENV_TOKEN', () => {
+    expect(parseServeArgs(['--dataset', 'bundled'], {}).server.envKwargs?.dataset).toBe('bundled');
+    expect(parseServeArgs(['--dataset', 'bird:/b'], {}).server.envKwargs?.dataset).toEqual({ kind: 'bird', dir: '/b' });
+    expect(parseServeArgs(['--dataset', './mydata'], {}).server.envKwargs?.dataset).toBe('./mydata');
+    expect(parseServeArgs([], { SQLENV_TOKEN: 't' }).server.token).toBe('t');
+    expect(parseServeArgs(['--token', 'u'], { SQLENV_TOKEN: 't' }).server.token).toBe('u');
+  });
+
+  it('explains bad values', () => {
+    expect(() => parseServeArgs(['--port', 'abc'], {})).toThrow(/--port needs an integer/);
+    expect(() => parseServeArgs(['--max-sessions', '0'], {})).toThrow(/--max-sessions needs an integer ≥ 1/);
+    expect(() => parseServeArgs(['--kwargs', '[1]'], {})).toThrow(/JSON object/);
+    expect(() => parseServeArgs(['--nope'], {})).toThrow();
+    expect(() => parseServeArgs(['--help'], {})).toThrow(UsageRequested);
+  });
+});

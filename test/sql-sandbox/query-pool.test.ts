@@ -1,0 +1,181 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QueryPool, SqlSandboxError } from '../../envs/sql/sandbox/index.js';
+import { buildConcertDb, scratchDir } from './fixtures.js';
+
+const scratch = scratchDir();
+const dbPath = join(scratch.dir, 'concert.sqlite');
+let pool: QueryPool;
+
+beforeAll(async () => {
+  buildConcertDb(dbPath);
+  pool = new QueryPool({ size: 2 });
+  await pool.ready();
+});
+
+afterAll(async () => {
+  await pool.close();
+  scratch.cleanup();
+});
+
+function errorOf(promise: Promise<unknown>): Promise<SqlSandboxError> {
+  return promise.then(
+    () => {
+      throw new Error('expected the query to fail');
+    },
+    (e: unknown) => {
+      expect(e).toBeInstanceOf(SqlSandboxError);
+      return e as SqlSandboxError;
+    },
+  );
+}
+
+describe('QueryPool results', () => {
+  it('returns columns, rows and an exact count', async () => {
+    const r = await pool.run(dbPath, 'SELECT name, age FROM singer ORDER BY singer_id LIMIT 2');
+    expect(r.columns).toEqual(['name', 'age']);
+    expect(r.rows).toEqual([
+      ['Adele', 35],
+      ['Rosalía', 31],
+    ]);
+    expect(r).toMatchObject({ rowCount: 2, rowCountExact: true, truncated: false });
+    expect(r.fullRows).toEqual(r.rows);
+    expect(r.elapsedMs).toBeGreaterThan(0);
+  });
+
+  it('shows maxRows rows, counts up to fetchRows, and says when counting stopped', async () => {
+    const all = await pool.run(dbPath, 'SELECT n FROM big', { maxRows: 5 });
+    expect(all.rows).toHaveLength(5);
+    expect(all).toMatchObject({ rowCount: 1000, rowCountExact: true, truncated: true });
+    expect(all.fullRows).toHaveLength(1000);
+    const capped = await pool.run(dbPath, 'SELECT a.n FROM big a, big b', { fetchRows: 300, maxRows: 3 });
+    expect(capped).toMatchObject({ rowCount: 300, rowCountExact: false, truncated: true });
+    expect(capped.fullRows).toHaveLength(300);
+  });
+
+  it('cuts long cells in rows, keeps them whole in fullRows, and renders big integers and blobs', async () => {
+    const r = await pool.run(dbPath, 'SELECT long_text, data, huge FROM wide', { maxCellChars: 11 });
+    expect(r.rows[0]).toEqual(['xxxxxxxxxxx…', "x'0001feff'", '4611686018427387904']);
+    expect(r.truncated).toBe(true);
+    expect((r.fullRows![0]![0] as string).length).toBe(5000);
+    const beyond = await pool.run(dbPath, 'SELECT 9223372036854775807, 1e999, -1e999, NULL');
+    expect(beyond.rows).toEqual([['9223372036854775807', 'Infinity', '-Infinity', null]]);
+  });
+
+  it('refuses results over maxResultBytes with advice', async () => {
+    const e = await errorOf(pool.run(dbPath, 'SELECT label FROM big', { maxResultBytes: 2_000 }));
+    expect(e.errorType).toBe('result_too_large');
+    expect(e.message).toMatch(/LIMIT/);
+  });
+
+  it("runs Spider-style double-quoted strings as SQLite's legacy rule would", async () => {
+    const r = await pool.run(dbPath, 'SELECT "name" FROM singer WHERE country = "UK" AND "name" != "Ed"');
+    expect(r.rows).toEqual([['Adele']]);
+  });
+
+  it('explains unknown tables and columns', async () => {
+    const table = await errorOf(pool.run(dbPath, 'SELECT * FROM singers'));
+    expect(table).toMatchObject({ errorType: 'sql_error' });
+    expect(table.message).toMatch(/no such table: singers.*Tables in this database: .*singer/);
+    const column = await errorOf(pool.run(dbPath, 'SELECT nam FROM singer'));
+    expect(column.message).toMatch(/no such column: nam.*table_info/);
+  });
+
+  it('reports a missing database file as sql_error', async () => {
+    const e = await errorOf(pool.run(join(scratch.dir, 'missing.sqlite'), 'SELECT 1'));
+    expect(e.errorType).toBe('sql_error');
+    expect(e.message).toMatch(/cannot open database/);
+  });
+
+  it('rejects invalid per-query limits as sql_error', async () => {
+    const e = await errorOf(pool.run(dbPath, 'SELECT 1', { maxRows: -1 }));
+    expect(e.message).toMatch(/maxRows/);
+  });
+});
+
+describe('QueryPool processes', () => {
+  it('queues queries when every process is busy and answers them all', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => pool.run(dbPath, `SELECT ${i} + count(*) FROM singer`)),
+    );
+    expect(results.map((r) => r.rows[0]![0])).toEqual(Array.from({ length: 12 }, (_, i) => i + 6));
+  });
+
+  it('times out with SIGKILL, replaces the process, and answers the next query', async () => {
+    const small = new QueryPool({ size: 1, limits: { timeoutMs: 200 } });
+    try {
+      await small.ready();
+      const [pidBefore] = small.pids;
+      const e = await errorOf(
+        small.run(dbPath, 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c'),
+      );
+      expect(e.errorType).toBe('timeout');
+      expect(e.message).toMatch(/200 ms/);
+      const next = await small.run(dbPath, 'SELECT count(*) FROM concert');
+      expect(next.rows).toEqual([[12]]);
+      expect(small.processesStarted).toBe(2);
+      expect(small.pids).not.toContain(pidBefore);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('a process that dies mid-query fails that query only, and the pool heals', async () => {
+    const small = new QueryPool({ size: 1, limits: { timeoutMs: 10_000 } });
+    try {
+      await small.ready();
+      const running = small.run(dbPath, 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c');
+      const queued = small.run(dbPath, 'SELECT count(*) FROM singer');
+      await new Promise((r) => setTimeout(r, 100));
+      process.kill(small.pids[0]!, 'SIGKILL');
+      const e = await errorOf(running);
+      expect(e.errorType).toBe('sql_error');
+      expect(e.message).toMatch(/stopped unexpectedly/);
+      expect((await queued).rows).toEqual([[6]]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('kills a query whose process grows past the memory cap', async () => {
+    const small = new QueryPool({ size: 1, limits: { timeoutMs: 20_000 }, memoryLimitBytes: 200 * 1024 ** 2 });
+    try {
+      const e = await errorOf(
+        small.run(
+          dbPath,
+          "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 9000000) SELECT length(group_concat(printf('%.100c', 'y'))) FROM c",
+        ),
+      );
+      // Either the watchdog (memory) or SQLite's own length cap stops it first; both are this type.
+      expect(e.errorType).toBe('result_too_large');
+      expect((await small.run(dbPath, 'SELECT 1')).rows).toEqual([[1]]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('close() rejects pending queries, is idempotent, and refuses new ones', async () => {
+    const small = new QueryPool({ size: 1 });
+    const pending = small.run(dbPath, 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c');
+    const queued = small.run(dbPath, 'SELECT 1');
+    await Promise.all([small.close(), small.close()]);
+    expect((await errorOf(pending)).message).toMatch(/closed/);
+    expect((await errorOf(queued)).message).toMatch(/closed/);
+    expect((await errorOf(small.run(dbPath, 'SELECT 1'))).message).toMatch(/closed/);
+    expect(small.pids).toEqual([]);
+  });
+
+  it('works with JSON serialization too', async () => {
+    const jsonPool = new QueryPool({ size: 1, serialization: 'json' });
+    try {
+      const r = await jsonPool.run(dbPath, 'SELECT data, huge, NULL FROM wide');
+      expect(r.rows).toEqual([["x'0001feff'", '4611686018427387904', null]]);
+    } finally {
+      await jsonPool.close();
+    }
+  });
+
+  it('rejects a bad size at construction', () => {
+    expect(() => new QueryPool({ size: 0 })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NoisyAgent, OracleAgent, QueryPool, RandomAgent, SQLEnv, loadDataset, runEpisodes, type SqlDataset } from '../../envs/sql/index.js';
+import { createConcertFixture, type ConcertFixture } from './concert-fixture.js';
+
+let fixture: ConcertFixture;
+let pool: QueryPool;
+let dataset: SqlDataset;
+
+beforeAll(async () => {
+  fixture = createConcertFixture();
+  pool = new QueryPool({ size: 2 });
+  dataset = await loadDataset(fixture.dir, 'train', { pool });
+});
+
+afterAll(async () => {
+  await dataset?.close();
+  await pool?.close();
+  fixture?.cleanup();
+});
+
+const envFactory = (options: ConstructorParameters<typeof SQLEnv>[0] = {}) => () => new SQLEnv({ dataset, pool, ...options });
+const allQuestions = () => dataset.questions.map((q) => q.id);
+
+describe('baseline agents on the fixture', () => {
+  it('oracle answers every question correctly', async () => {
+    const report = await runEpisodes(envFactory(), new OracleAgent(dataset), { episodes: 12, questionIds: allQuestions() });
+    expect(report.success_rate).toBe(1);
+    expect(report.error_counts).toEqual({});
+    expect(report.mean_return).toBeGreaterThan(1);
+  });
+
+  it('oracle answering with SQL is judged by execution match', async () => {
+    const report = await runEpisodes(envFactory({ answerMode: 'sql' }), new OracleAgent(dataset, { answerWithSql: true }), {
+      episodes: 6,
+      questionIds: allQuestions(),
+    });
+    expect(report.success_rate).toBe(1);
+  });
+
+  it('noisy succeeds through tolerance; strict mode refuses its calls', async () => {
+    const tolerant = await runEpisodes(envFactory(), new NoisyAgent(dataset, { seed: 1 }), { episodes: 30, questionIds: allQuestions() });
+    expect(tolerant.success_rate).toBeGreaterThanOrEqual(0.95);
+    expect(Object.values(tolerant.repair_counts).reduce((a, b) => a + b, 0)).toBeGreaterThan(30);
+    const strict = await runEpisodes(envFactory({ actionMode: 'strict' }), new NoisyAgent(dataset, { seed: 1 }), { episodes: 30, questionIds: allQuestions() });
+    // Strict mode refuses the garbled calls: many errors, a lower return (the oracle's fallback
+    // answer is canonical, so episodes can still end correctly).
+    const strictErrors = Object.values(strict.error_counts).reduce((a, b) => a + b, 0);
+    expect(strictErrors).toBeGreaterThan(30);
+    expect(Object.values(tolerant.error_counts)).toEqual([]);
+    expect(strict.mean_return).toBeLessThan(tolerant.mean_return);
+  });
+
+  it('random scores about nothing and is reproducible', async () => {
+    const a = await runEpisodes(envFactory(), new RandomAgent(3), { episodes: 20, seed: 5 });
+    const b = await runEpisodes(envFactory(), new RandomAgent(3), { episodes: 20, seed: 5 });
+    expect(a.success_rate).toBeLessThanOrEqual(0.1);
+    expect(b).toEqual(a);
+  });
+
+  it('garbles with every form it knows', () => {
+    expect(NoisyAgent.garbles.length).toBeGreaterThanOrEqual(12);
+  });
+});

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../../src/gym/rng.js';
+import { QueryPool, SQL_ERROR_TYPES, SQLEnv, loadDataset, type SqlDataset } from '../../envs/sql/index.js';
+import { createConcertFixture, type ConcertFixture } from './concert-fixture.js';
+
+const VALID_ACTIONS: unknown[] = [
+  { name: 'describe', arguments: { table_name: 'singer' } },
+  { name: 'sample', arguments: { table_name: 'concert', n: 3 } },
+  { name: 'query', arguments: { sql: 'SELECT name, age FROM singer WHERE age > 30' } },
+  { name: 'answer', arguments: { value: [['Joe Sharp', 52]] } },
+  'DESCRIBE stadium',
+  'QUERY: SELECT count(*) FROM concert',
+  '<tool_call>{"name": "sample", "arguments": {"table_name": "singer"}}</tool_call>',
+  'describe(table_name="concert")',
+  { type: 'function', function: { name: 'query', arguments: '{"sql": "SELECT 1"}' } },
+  { action_type: 'ANSWER', argument: '6' },
+];
+const ALPHABET = ' {}[]()<>"\':,;=\\/*-_\n\tabcdeqrstuvwxyzSELECTFROMWHERE0123456789é漢😀\u0000';
+const TOOL_WORDS = ['describe', 'sample', 'query', 'answer', 'DROP', 'tool_call', 'name', 'arguments', 'sql', 'value', 'table_name', 'null'];
+
+/** A random JSON-ish value, up to `depth` levels deep. */
+function randomValue(rng: Rng, depth: number): unknown {
+  switch (rng.int(depth > 0 ? 8 : 5)) {
+    case 0:
+      return null;
+    case 1:
+      return rng.int(3) === 0 ? rng.normal() * 1e6 : rng.int(40) - 5;
+    case 2:
+      return randomText(rng, 24);
+    case 3:
+      return rng.choice(TOOL_WORDS);
+    case 4:
+      return rng.int(2) === 0;
+    case 5:
+      return Array.from({ length: rng.int(4) }, () => randomValue(rng, depth - 1));
+    default: {
+      const out: Record<string, unknown> = {};
+      for (let i = rng.int(4); i > 0; i--) out[rng.choice(TOOL_WORDS)] = randomValue(rng, depth - 1);
+      return out;
+    }
+  }
+}
+
+function randomText(rng: Rng, maxLength: number): string {
+  const chars = [...ALPHABET];
+  return Array.from({ length: rng.int(maxLength + 1) }, () => rng.choice(chars)).join('');
+}
+
+/** Mutate a valid action: edit its text, or corrupt its structure. */
+function mutate(action: unknown, rng: Rng): unknown {
+  const text = typeof action === 'string' ? action : JSON.stringify(action);
+  switch (rng.int(7)) {
+    case 0: {
+      const at = rng.int(text.length + 1);
+      return text.slice(0, at) + randomText(rng, 4) + text.slice(at + rng.int(4));
+    }
+    case 1:
+      return text.slice(0, rng.int(text.length + 1));
+    case 2:
+      return [...text].map((c) => (rng.int(5) === 0 ? c.toUpperCase() : c)).join('');
+    case 3:
+      return typeof action === 'object' && action !== null ? { ...(action as object), [rng.choice(TOOL_WORDS)]: randomValue(rng, 2) } : `${text} ${text}`;
+    case 4:
+      return [action, randomValue(rng, 1)];
+    case 5:
+      return text.replace(/"/g, rng.choice(["'", '', '`']));
+    default:
+      return { name: rng.choice(TOOL_WORDS), arguments: randomValue(rng, 2) };
+  }
+}
+
+let fixture: ConcertFixture;
+let pool: QueryPool;
+let dataset: SqlDataset;
+
+beforeAll(async () => {
+  fixture = createConcertFixture();
+  pool = new QueryPool({ size: 2 });
+  dataset = await loadDataset(fixture.dir, 'train', { pool });
+});
+
+afterAll(async () => {
+  await dataset?.close();
+  await pool?.close();
+  fixture?.cleanup();
+});
+
+describe('fuzzing SQLEnv with random and mutated actions', () => {
+  it('survives 12,000 actions (tolerant and strict): no throw, valid results, database unchanged', async () => {
+    const before = createHash('sha256').update(readFileSync(fixture.dbPath)).digest('hex');
+    const env = new SQLEnv({ dataset, pool, stepBudget: 50, queryLimits: { timeoutMs: 500 } });
+    const rng = new Rng(2024);
+    const errorTypes = new Set<unknown>([null, ...SQL_ERROR_TYPES]);
+    const seenErrors = new Set<unknown>();
+    let done = true;
+    for (let i = 0; i < 10_000; i++) {
+      if (done) {
+        await env.reset({ seed: i });
+        done = false;
+      }
+      const action = rng.int(3) === 0 ? randomValue(rng, 3) : mutate(rng.choice(VALID_ACTIONS), rng);
+      const [obs, reward, terminated, truncated, info] = await env.step(action as never);
+      expect(Number.isFinite(reward)).toBe(true);
+      expect(errorTypes.has(info.error_type)).toBe(true);
+      if (i % 500 === 0) expect(env.observationSpace.contains(obs)).toBe(true);
+      seenErrors.add(info.error_type);
+      done = terminated || truncated;
+    }
+    await env.close();
+    expect(seenErrors.size).toBeGreaterThanOrEqual(5);
+
+    // Strict mode takes other code paths (repairs become errors): 2,000 more actions.
+    const strict = new SQLEnv({ dataset, pool, stepBudget: 50, actionMode: 'strict', queryLimits: { timeoutMs: 500 } });
+    done = true;
+    for (let i = 0; i < 2_000; i++) {
+      if (done) {
+        await strict.reset({ seed: i });
+        done = false;
+      }
+      const action = rng.int(3) === 0 ? randomValue(rng, 3) : mutate(rng.choice(VALID_ACTIONS), rng);
+      const [, reward, terminated, truncated, info] = await strict.step(action as never);
+      expect(Number.isFinite(reward)).toBe(true);
+      expect(errorTypes.has(info.error_type)).toBe(true);
+      done = terminated || truncated;
+    }
+    await strict.close();
+    expect(createHash('sha256').update(readFileSync(fixture.dbPath)).digest('hex')).toBe(before);
+  }, 120_000);
+});

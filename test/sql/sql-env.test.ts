@@ -1,0 +1,316 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkEnv, make } from '../../src/gym/index.js';
+import { SQLEnv, SqlDataset, SqlEnvError, bundledDataDir, capObservationText, loadDataset, QueryPool, SQL_ERROR_TYPES, renderObservation, type SqlErrorType } from '../../envs/sql/index.js';
+import { createConcertFixture, type ConcertFixture } from './concert-fixture.js';
+
+let fixture: ConcertFixture;
+let pool: QueryPool;
+let dataset: SqlDataset;
+let dbHash: string;
+
+const hashFile = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+beforeAll(async () => {
+  fixture = createConcertFixture();
+  dbHash = hashFile(fixture.dbPath);
+  pool = new QueryPool({ size: 2 });
+  dataset = await loadDataset(fixture.dir, 'train', { pool });
+});
+
+afterAll(async () => {
+  await dataset?.close();
+  await pool?.close();
+  fixture?.cleanup();
+});
+
+const envWith = (options: ConstructorParameters<typeof SQLEnv>[0] = {}) => new SQLEnv({ dataset, pool, ...options });
+const COUNT_QUESTION = 'train-0000'; // How many singers are there? → 6
+
+describe('SQLEnv episodes', () => {
+  it('loads the fixture and skips the broken gold SQL', () => {
+    expect(dataset.questions).toHaveLength(6);
+    expect(dataset.skipped.map((s) => s.id)).toEqual(['train-0006']);
+  });
+
+  it('picks questions deterministically from the seed, or by id / database', async () => {
+    const env = envWith();
+    const [a, infoA] = await env.reset({ seed: 7 });
+    const [b, infoB] = await env.reset({ seed: 7 });
+    expect(b).toEqual(a);
+    expect(infoB.question_id).toBe(infoA.question_id);
+    const picked = new Set<unknown>();
+    for (let seed = 0; seed < 20; seed++) picked.add((await env.reset({ seed }))[1].question_id);
+    expect(picked.size).toBeGreaterThan(1);
+    const [, byId] = await env.reset({ options: { questionId: 'train-0003' } });
+    expect(byId.question_id).toBe('train-0003');
+    const [byDb] = await env.reset({ seed: 1, options: { dbId: 'concert_singer' } });
+    expect(byDb.dbId).toBe('concert_singer');
+    await expect(env.reset({ options: { questionId: 'nope' } })).rejects.toThrow(SqlEnvError);
+    await expect(env.reset({ options: { dbId: 'nope' } })).rejects.toThrow(/no questions about database "nope"/);
+    await env.close();
+  });
+
+  it('plays an episode: observation, rewards, answer terminates', async () => {
+    const env = envWith();
+    const [obs0] = await env.reset({ options: { questionId: COUNT_QUESTION } });
+    expect(obs0).toMatchObject({ question: 'How many singers are there?', dbId: 'concert_singer', tables: ['stadium', 'singer', 'concert'], step: 0, budgetRemaining: 10, error: '', result: '' });
+    expect(env.observationSpace.contains(obs0)).toBe(true);
+
+    let [obs, reward, terminated, truncated, info] = await env.step({ name: 'describe', arguments: { table_name: 'singer' } });
+    expect(reward).toBeCloseTo(0.01, 12); // +exec_ok +new_info −step_cost
+    expect(info.reward_components).toEqual({ operational: 0.01, progress: 0, correctness: 0 });
+    expect(obs.schema).toContain('TABLE singer (6 rows)');
+    expect(obs.schema).toContain('singer_id INTEGER PRIMARY KEY');
+    expect([terminated, truncated]).toEqual([false, false]);
+
+    [obs, reward, , , info] = await env.step({ name: 'describe', arguments: { table_name: 'SINGER' } });
+    expect(reward).toBeCloseTo(-0.03, 12); // repeated (table names match case-insensitively): +exec_ok −repeat −step_cost
+
+    [obs, reward, , , info] = await env.step({ name: 'query', arguments: { sql: 'SELECT count(*) FROM singer' } });
+    expect(info.potential).toBe(1);
+    expect((info.reward_components as { progress: number }).progress).toBeCloseTo(0.15, 12);
+    expect(obs.result).toContain('| 6 |');
+    expect(obs.history).toHaveLength(3);
+    expect(obs.budgetRemaining).toBe(7);
+
+    [obs, reward, terminated, truncated, info] = await env.step({ name: 'answer', arguments: { value: 6 } });
+    expect([terminated, truncated]).toEqual([true, false]);
+    expect(info.is_correct).toBe(true);
+    expect(info.gold_sql).toBe('SELECT count(*) FROM singer');
+    expect(reward).toBeCloseTo(1, 12);
+    expect(env.observationSpace.contains(obs)).toBe(true);
+    await env.close();
+  });
+
+  it('never shows the gold SQL or answer before the end', async () => {
+    const env = envWith();
+    for (let seed = 0; seed < 6; seed++) {
+      const [obs, info] = await env.reset({ seed });
+      const gold = dataset.question(String(info.question_id))!.goldSql;
+      const seen = [JSON.stringify(obs), JSON.stringify(info)];
+      for (const action of ['DESCRIBE singer', 'sample(concert)', 'QUERY: SELECT 1', 'nonsense']) {
+        const [o, , , , i] = await env.step(action);
+        seen.push(JSON.stringify(o), JSON.stringify(i));
+      }
+      for (const text of seen) {
+        expect(text).not.toContain(gold);
+        expect(text).not.toContain('gold');
+      }
+    }
+    await env.close();
+  });
+
+  it('truncates when the step budget runs out, with the configured penalty', async () => {
+    const env = envWith({ stepBudget: 2, reward: { outOfBudgetPenalty: 0.5 } });
+    await env.reset({ options: { questionId: COUNT_QUESTION } });
+    let result = await env.step('DESCRIBE singer');
+    expect([result[2], result[3]]).toEqual([false, false]);
+    result = await env.step('DESCRIBE concert');
+    expect([result[2], result[3]]).toEqual([false, true]);
+    expect(result[4].is_correct).toBe(false);
+    expect((result[4].reward_components as { correctness: number }).correctness).toBe(-0.5);
+    expect(result[0].result).toMatch(/step budget is used up/);
+    await env.close();
+  });
+
+  it('refuses steps after the end with episode_over (and keeps the flags)', async () => {
+    const env = envWith();
+    await env.reset({ options: { questionId: COUNT_QUESTION } });
+    await env.step({ name: 'answer', arguments: { value: 5 } });
+    const [obs, reward, terminated, truncated, info] = await env.step('DESCRIBE singer');
+    expect(info.error_type).toBe('episode_over');
+    expect(obs.error).toMatch(/reset\(\)/);
+    expect(reward).toBe(-0.1);
+    expect([terminated, truncated]).toEqual([true, false]);
+    expect(info.is_correct).toBe(false);
+    await env.close();
+  });
+
+  it('throws ResetNeeded-style errors only for a step before any reset', async () => {
+    const env = envWith();
+    await expect(env.step('DESCRIBE singer')).rejects.toThrow(/before reset/);
+    await env.close();
+  });
+
+  it('shows long results cut to the row limit with the full count, and a compact history', async () => {
+    const env = envWith();
+    await env.reset({ options: { questionId: COUNT_QUESTION } });
+    const [obs] = await env.step({ name: 'query', arguments: { sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 1234) SELECT x FROM c' } });
+    expect(obs.result.split('\n')).toHaveLength(2 + 20 + 1);
+    expect(obs.result).toMatch(/\(showing 20 of 1,234 rows\)$/);
+    const [after] = await env.step('DESCRIBE nowhere');
+    expect(after.history).toEqual([
+      '1. query(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 1234) SE...) → 1,234 rows',
+      '2. describe(nowhere) → error: unknown_table',
+    ]);
+    const text = renderObservation(after);
+    expect(text).toContain('Error: No table named "nowhere"');
+    expect(text).toContain('Step 2; 8 steps left.');
+    await env.close();
+  });
+
+  it("shows a question's evidence (BIRD) in the observation and its rendering", async () => {
+    const bird = new SqlDataset({
+      name: 'bird-like',
+      split: 'dev',
+      format: 'bird',
+      databaseDir: join(fixture.dir, 'database'),
+      questions: [{ id: 'dev-1', question: 'How many French singers?', goldSql: "SELECT count(*) FROM singer WHERE country = 'France'", dbId: 'concert_singer', evidence: 'French refers to country = \'France\'' }],
+      skipped: [],
+      pool,
+    });
+    const env = new SQLEnv({ dataset: bird, pool });
+    const [obs] = await env.reset({ seed: 0 });
+    expect(obs.evidence).toBe("French refers to country = 'France'");
+    expect(renderObservation(obs)).toContain("Evidence: French refers to country = 'France'");
+    expect((await env.step({ name: 'answer', arguments: { value: 4 } }))[4].is_correct).toBe(true);
+    await env.close();
+    await bird.close();
+  });
+
+  it('caps observation text so observations stay in their space', () => {
+    expect(capObservationText('abc', 10)).toBe('abc');
+    const cut = capObservationText('x'.repeat(100), 60);
+    expect(cut.length).toBeLessThanOrEqual(60);
+    expect(cut).toMatch(/cut: 100 characters in all/);
+  });
+
+  it('renders ansi text', async () => {
+    const env = envWith({ renderMode: 'ansi' });
+    const [obs] = await env.reset({ options: { questionId: COUNT_QUESTION } });
+    expect(env.render()).toBe(renderObservation(obs));
+    expect(env.render()).toContain('Question: How many singers are there?');
+    expect(() => new SQLEnv({ renderMode: 'human' as 'ansi' })).toThrow(SqlEnvError);
+    await env.close();
+  });
+});
+
+describe('SQLEnv error taxonomy', () => {
+  const cases: [SqlErrorType, unknown, ConstructorParameters<typeof SQLEnv>[0]?][] = [
+    ['parse_error', 'what tables are there?'],
+    ['unknown_tool', { name: 'drop_everything', arguments: {} }],
+    ['missing_argument', { name: 'describe', arguments: { sql: null } }],
+    ['invalid_argument', { name: 'sample', arguments: { table_name: 'singer', n: 'many' } }],
+    ['unknown_table', { name: 'describe', arguments: { table_name: 'singers_table' } }],
+    ['sql_error', { name: 'query', arguments: { sql: 'SELECT no_such_column FROM singer' } }],
+    ['forbidden_sql', { name: 'query', arguments: { sql: 'DELETE FROM singer' } }],
+    ['forbidden_sql', 'DROP TABLE singer'],
+    ['timeout', { name: 'query', arguments: { sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c' } }, { queryLimits: { timeoutMs: 300 } }],
+    [
+      'result_too_large',
+      { name: 'query', arguments: { sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 5000) SELECT x, printf('%.200c', 'a') FROM c" } },
+      { queryLimits: { maxResultBytes: 20_000 } },
+    ],
+  ];
+
+  it.each(cases)('%s is reachable, costs a step and explains itself', async (type, action, options) => {
+    const env = envWith(options);
+    await env.reset({ options: { questionId: COUNT_QUESTION } });
+    const [obs, reward, terminated, truncated, info] = await env.step(action as never);
+    expect(info.error_type).toBe(type);
+    expect(obs.error.length).toBeGreaterThan(20);
+    expect(obs.result).toBe('');
+    expect(obs.step).toBe(1);
+    expect(reward).toBeCloseTo(-0.02, 12);
+    expect([terminated, truncated]).toEqual([false, false]);
+    // The env still works after the error.
+    const [next, , , , nextInfo] = await env.step({ name: 'query', arguments: { sql: 'SELECT count(*) FROM singer' } });
+    expect(nextInfo.error_type).toBeNull();
+    expect(next.result).toContain('6');
+    await env.close();
+  });
+
+  it('covers every error type (episode_over is tested above)', () => {
+    expect(new Set([...cases.map(([t]) => t), 'episode_over'])).toEqual(new Set(SQL_ERROR_TYPES));
+  });
+
+  it('an unknown table lists the tables and suggests a call', async () => {
+    const env = envWith();
+    await env.reset({ options: { questionId: COUNT_QUESTION } });
+    const [obs] = await env.step({ name: 'describe', arguments: { table_name: 'singers' } });
+    expect(obs.error).toBe('No table named "singers". Tables: stadium, singer, concert. Call it as {"name": "describe", "arguments": {"table_name": "singer"}}.');
+    await env.close();
+  });
+
+  it('matches table names case-insensitively in tolerant mode, not in strict mode', async () => {
+    const tolerant = envWith();
+    await tolerant.reset({ options: { questionId: COUNT_QUESTION } });
+    const [, , , , info] = await tolerant.step({ name: 'describe', arguments: { table_name: 'SINGER' } });
+    expect(info.error_type).toBeNull();
+    expect(info.repairs).toEqual([{ kind: 'table_name_case', detail: 'table "SINGER" read as "singer"' }]);
+    await tolerant.close();
+
+    const strict = envWith({ actionMode: 'strict' });
+    await strict.reset({ options: { questionId: COUNT_QUESTION } });
+    expect((await strict.step({ name: 'describe', arguments: { table_name: 'SINGER' } }))[4].error_type).toBe('unknown_table');
+    expect((await strict.step('DESCRIBE singer'))[4].error_type).toBe('unknown_tool');
+    expect((await strict.step({ name: 'describe', arguments: { table_name: 'singer' } }))[4].error_type).toBeNull();
+    await strict.close();
+  });
+});
+
+describe('SQLEnv answer modes', () => {
+  it('judges SQL answers by execution match in sql mode', async () => {
+    const env = envWith({ answerMode: 'sql' });
+    await env.reset({ options: { questionId: 'train-0001' } }); // names by age, ordered
+    const [, , terminated, , info] = await env.step({ name: 'answer', arguments: { value: 'SELECT name FROM singer ORDER BY age DESC' } });
+    expect(terminated).toBe(true);
+    expect(info.is_correct).toBe(true);
+    await env.reset({ options: { questionId: 'train-0001' } });
+    expect((await env.step({ name: 'answer', arguments: { value: 'SELECT name FROM singer ORDER BY age' } }))[4].is_correct).toBe(false);
+    await env.reset({ options: { questionId: 'train-0001' } });
+    const failing = await env.step({ name: 'answer', arguments: { value: 'SELECT nope FROM singer' } });
+    expect([failing[2], failing[4].is_correct, failing[4].error_type]).toEqual([true, false, 'sql_error']);
+    await env.close();
+  });
+
+  it('accepts values or SQL in either mode', async () => {
+    const env = envWith({ answerMode: 'either' });
+    await env.reset({ options: { questionId: COUNT_QUESTION } });
+    expect((await env.step({ name: 'answer', arguments: { value: 'SELECT count(*) FROM singer' } }))[4].is_correct).toBe(true);
+    await env.reset({ options: { questionId: COUNT_QUESTION } });
+    expect((await env.step({ name: 'answer', arguments: { value: 'six? no: 6' } }))[4].is_correct).toBe(false);
+    await env.reset({ options: { questionId: COUNT_QUESTION } });
+    expect((await env.step('ANSWER: 6'))[4].is_correct).toBe(true);
+    await env.close();
+  });
+});
+
+describe('SQLEnv resources and registration', () => {
+  it('leaves a shared pool open and re-opens its own after close', async () => {
+    const env = envWith();
+    await env.reset({ seed: 0 });
+    await env.close();
+    await env.close(); // idempotent
+    await expect(pool.run(fixture.dbPath, 'SELECT 1')).resolves.toMatchObject({ rows: [[1]] });
+
+    const owning = new SQLEnv({ dataset: fixture.dir });
+    await owning.reset({ options: { questionId: COUNT_QUESTION } });
+    expect((await owning.step('QUERY: SELECT count(*) FROM singer'))[0].result).toContain('6');
+    await owning.close();
+    await owning.reset({ options: { questionId: COUNT_QUESTION } });
+    expect((await owning.step('QUERY: SELECT count(*) FROM singer'))[0].result).toContain('6');
+    await owning.close();
+  });
+
+  it('passes checkEnv when made from the registry', async () => {
+    const env = make('SQLEnv-v0', { dataset: fixture.dir });
+    await expect(checkEnv(env)).resolves.not.toThrow();
+    await env.close();
+  });
+
+  it('never modified the database', () => {
+    expect(hashFile(fixture.dbPath)).toBe(dbHash);
+  });
+});
+
+describe.skipIf(!existsSync(join(bundledDataDir(), 'smoke.json')))('SQLEnv-v0 on the bundled data', () => {
+  it('passes checkEnv with the registered defaults (smoke split)', async () => {
+    const env = make('SQLEnv-v0', { split: 'smoke' });
+    await expect(checkEnv(env)).resolves.not.toThrow();
+    await env.close();
+  }, 60_000);
+});

@@ -30,6 +30,8 @@ interface Job {
   reject: (error: SqlSandboxError) => void;
   /** Set while running: stops its timers and marks it settled. */
   settle?: () => boolean;
+  /** Set once the job has been re-queued after its process died under it. */
+  retried?: boolean;
 }
 
 /** A process that exits this many times in a row before becoming ready marks the pool broken. */
@@ -178,7 +180,13 @@ export class QueryPool {
     if (idleAt !== -1) this.idle.splice(idleAt, 1);
     const job = this.busy.get(proc);
     this.busy.delete(proc);
-    if (job && job.settle?.() !== false) {
+    if (job && job.settle?.() !== false && !job.retried && !this.closing) {
+      // The process died without the pool killing it (an outside kill, an OOM kill, or a crash
+      // that raced the query's dispatch): the query may never have run, so it gets one more
+      // try on a fresh process. A query that crashes its process twice is reported.
+      job.retried = true;
+      this.queue.unshift(job);
+    } else if (job) {
       job.reject(
         new SqlSandboxError(
           'sql_error',

@@ -50,6 +50,12 @@ describe('byte-level BPE trainer', () => {
     expect(tok.padTokenId).toBe(tok.tokenToId('<|endoftext|>'));
     expect(tok.vocabSize).toBe(bpe.vocab.size + CHAT_ADDED_TOKENS.length);
   });
+
+  it('decodes an empty id list as the empty string (a completion that stopped at its first token)', () => {
+    const tok = Tokenizer.fromJson(toTokenizerJson(bpe), { eos_token: '<|im_end|>' });
+    expect(tok.decode([])).toBe('');
+    expect(tok.decode([], { skipSpecialTokens: true })).toBe('');
+  });
 });
 
 describe('chat templates', () => {

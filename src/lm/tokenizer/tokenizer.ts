@@ -103,8 +103,11 @@ export class Tokenizer {
     return this.inner.encode(text, { add_special_tokens: options.addSpecialTokens ?? false }).ids;
   }
 
-  /** Token ids → text. */
+  /** Token ids → text. An empty list is the empty string (a completion that stopped at once). */
   decode(ids: readonly number[], options: TokenizerDecodeOptions = {}): string {
+    // The tokenizers library throws on an empty id list; generation hits that whenever the
+    // first sampled token is a stop token.
+    if (ids.length === 0) return '';
     return this.inner.decode([...ids], { skip_special_tokens: options.skipSpecialTokens ?? false, clean_up_tokenization_spaces: false });
   }
 

@@ -168,32 +168,47 @@ class LenientReader {
     if (++this.depth > 200) throw new JsonSyntaxError('JSON nested deeper than 200 levels');
   }
 
+  /**
+   * Reads what may stand between the entries of an object or array, repairing the same way for
+   * both: end of input closes the container, a mismatched closer ends it too, and a comma
+   * directly before the closer is dropped.
+   * @returns `'end'` when the container is finished, `'comma'` after a comma, `'entry'` when an entry starts here.
+   */
+  private readDelimiter(closer: '}' | ']', kind: 'object' | 'array'): 'end' | 'comma' | 'entry' {
+    this.skipSpaceAndComments();
+    if (this.atEnd()) {
+      this.repairs.push(`closed unclosed ${kind}`);
+      return 'end';
+    }
+    const ch = this.text[this.pos]!;
+    if (ch === closer) {
+      this.pos++;
+      return 'end';
+    }
+    if (ch === '}' || ch === ']') {
+      // A mismatched closer: treat it as the end of this container.
+      this.repairs.push('mismatched bracket');
+      this.pos++;
+      return 'end';
+    }
+    if (ch === ',') {
+      this.pos++;
+      this.skipSpaceAndComments();
+      if (this.text[this.pos] === closer || this.atEnd()) this.repairs.push('trailing comma');
+      return 'comma';
+    }
+    return 'entry';
+  }
+
   private readObject(): Record<string, unknown> {
     this.enter();
     this.pos++; // '{'
     const out: Record<string, unknown> = {};
     let expectEntry = true;
     for (;;) {
-      this.skipSpaceAndComments();
-      if (this.atEnd()) {
-        this.repairs.push('closed unclosed object');
-        break;
-      }
-      const ch = this.text[this.pos]!;
-      if (ch === '}') {
-        this.pos++;
-        break;
-      }
-      if (ch === ']') {
-        // A mismatched closer: treat it as the end of this object.
-        this.repairs.push('mismatched bracket');
-        this.pos++;
-        break;
-      }
-      if (ch === ',') {
-        this.pos++;
-        this.skipSpaceAndComments();
-        if (this.text[this.pos] === '}' || this.atEnd()) this.repairs.push('trailing comma');
+      const next = this.readDelimiter('}', 'object');
+      if (next === 'end') break;
+      if (next === 'comma') {
         expectEntry = true;
         continue;
       }
@@ -223,25 +238,9 @@ class LenientReader {
     const out: unknown[] = [];
     let expectItem = true;
     for (;;) {
-      this.skipSpaceAndComments();
-      if (this.atEnd()) {
-        this.repairs.push('closed unclosed array');
-        break;
-      }
-      const ch = this.text[this.pos]!;
-      if (ch === ']') {
-        this.pos++;
-        break;
-      }
-      if (ch === '}') {
-        this.repairs.push('mismatched bracket');
-        this.pos++;
-        break;
-      }
-      if (ch === ',') {
-        this.pos++;
-        this.skipSpaceAndComments();
-        if (this.text[this.pos] === ']' || this.atEnd()) this.repairs.push('trailing comma');
+      const next = this.readDelimiter(']', 'array');
+      if (next === 'end') break;
+      if (next === 'comma') {
         expectItem = true;
         continue;
       }

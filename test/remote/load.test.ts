@@ -4,22 +4,15 @@
  * and half MessagePack. Asserts zero errors and exact step accounting; latency is printed,
  * not asserted.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { RemoteEnv } from '../../src/remote/index.js';
 import '../../envs/guess/index.js';
-import { startTestServer } from './fixtures/server.js';
+import { useTestServer } from './fixtures/use-test-server.js';
 
 const SESSIONS = 128;
 const STEPS = 200;
 
-type Server = Awaited<ReturnType<typeof startTestServer>>;
-let server: Server;
-beforeAll(async () => {
-  server = await startTestServer({ envId: 'GuessNumber-v0', envKwargs: { maxNumber: 1000 }, maxSessions: SESSIONS });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer({ envId: 'GuessNumber-v0', envKwargs: { maxNumber: 1000 }, maxSessions: SESSIONS });
 
 /** The q-quantile of sorted samples. */
 function quantile(sorted: number[], q: number): number {
@@ -27,13 +20,13 @@ function quantile(sorted: number[], q: number): number {
 }
 
 it(`${SESSIONS} concurrent WebSocket sessions × ${STEPS} steps, zero errors`, async () => {
-  const schema = await RemoteEnv.fetchSchema(server.url);
+  const schema = await RemoteEnv.fetchSchema(server().url);
   const latencies: number[] = [];
   const errors: unknown[] = [];
   const started = performance.now();
   const totals = await Promise.all(
     Array.from({ length: SESSIONS }, async (_, i) => {
-      const env = new RemoteEnv<string, number>(server.url, { schema, encoding: i % 2 ? 'msgpack' : 'json' });
+      const env = new RemoteEnv<string, number>(server().url, { schema, encoding: i % 2 ? 'msgpack' : 'json' });
       try {
         await env.reset({ seed: i });
         let steps = 0;
@@ -62,6 +55,6 @@ it(`${SESSIONS} concurrent WebSocket sessions × ${STEPS} steps, zero errors`, a
   expect(errors).toEqual([]);
   expect(totals).toEqual(new Array(SESSIONS).fill(STEPS));
   expect(latencies).toHaveLength(SESSIONS * STEPS);
-  expect(server.metrics.render()).toMatch(new RegExp(`^sqlenv_steps_total ${SESSIONS * STEPS}$`, 'm'));
-  expect(server.metrics.render()).not.toMatch(/sqlenv_errors_total\{/);
+  expect(server().metrics.render()).toMatch(new RegExp(`^sqlenv_steps_total ${SESSIONS * STEPS}$`, 'm'));
+  expect(server().metrics.render()).not.toMatch(/sqlenv_errors_total\{/);
 });

@@ -4,24 +4,16 @@
  * (JSON and MessagePack) and over HTTP sessions.
  */
 import { pack, unpack } from 'msgpackr';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from './fixtures/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from './fixtures/use-test-server.js';
 import { tallyPlan } from './fixtures/tally-env.js';
 import { openRawClient } from './ws-helpers.js';
 
-type Server = Awaited<ReturnType<typeof startTestServer>>;
-let server: Server;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer();
 
 describe.each(['json', 'msgpack'] as const)('WebSocket /ws (%s frames)', (encoding) => {
   it('plays a full episode: reset, steps, state, close', async () => {
-    const client = await openRawClient(server.wsUrl);
+    const client = await openRawClient(server().wsUrl);
     const reset = await client.request({ type: 'reset', data: { seed: 7, options: { target: 21 }, episode_id: 'ep-1' } }, encoding);
     expect(reset.__binary).toBe(encoding === 'msgpack');
     expect(reset.type).toBe('observation');
@@ -69,7 +61,7 @@ async function call(method: string, path: string, body?: unknown, opts: { sessio
   if (opts.msgpack) headers.accept = headers['content-type'] = 'application/msgpack';
   else headers['content-type'] = 'application/json';
   const payload = body === undefined ? undefined : opts.msgpack ? pack(body) : JSON.stringify(body);
-  const res = await fetch(`${server.url}${path}`, { method, headers, body: payload });
+  const res = await fetch(`${server().url}${path}`, { method, headers, body: payload });
   const bytes = Buffer.from(await res.arrayBuffer());
   const type = res.headers.get('content-type') ?? '';
   const data = bytes.length === 0 ? undefined : type.includes('msgpack') ? unpack(bytes) : type.includes('json') ? JSON.parse(bytes.toString()) : bytes.toString();

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as gym from '../../src/gym/index.js';
 import { RemoteEnv, RemoteEnvError } from '../../src/remote/index.js';
-import { startTestServer } from './fixtures/server.js';
+import { useTestServer } from './fixtures/use-test-server.js';
 import { TallyEnv, tallyPlan, type TallyObs } from './fixtures/tally-env.js';
 import type { ToolCall } from '../../src/gym/spaces/index.js';
 
-type Server = Awaited<ReturnType<typeof startTestServer>>;
-let server: Server;
-
-beforeAll(async () => {
-  server = await startTestServer({ envKwargs: { renderMode: 'ansi' } });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer({ envKwargs: { renderMode: 'ansi' } });
 
 const combos = [
   { transport: 'ws', encoding: 'json' },
@@ -24,7 +16,7 @@ const combos = [
 
 describe.each(combos)('RemoteEnv over $transport/$encoding', (opts) => {
   it('rebuilds the spaces from /schema and plays an episode like the local env', async () => {
-    const env = await RemoteEnv.connect<TallyObs, ToolCall>(server.url, opts);
+    const env = await RemoteEnv.connect<TallyObs, ToolCall>(server().url, opts);
     const local = new TallyEnv();
     expect(env.actionSpace.equals(local.actionSpace)).toBe(true);
     expect(env.observationSpace.equals(local.observationSpace)).toBe(true);
@@ -59,7 +51,7 @@ describe.each(combos)('RemoteEnv over $transport/$encoding', (opts) => {
 
 describe('RemoteEnv with the gym layer', () => {
   it('passes checkEnv', async () => {
-    const env = await RemoteEnv.connect(server.url, { encoding: 'msgpack' });
+    const env = await RemoteEnv.connect(server().url, { encoding: 'msgpack' });
     try {
       await gym.checkEnv(env as gym.Env<unknown, unknown>);
     } finally {
@@ -68,8 +60,8 @@ describe('RemoteEnv with the gym layer', () => {
   });
 
   it('runs inside SyncVectorEnv with a shared, pre-fetched schema', async () => {
-    const schema = await RemoteEnv.fetchSchema(server.url);
-    const fns = [0, 1, 2].map(() => () => new RemoteEnv<TallyObs, ToolCall>(server.url, { schema, encoding: 'msgpack' }));
+    const schema = await RemoteEnv.fetchSchema(server().url);
+    const fns = [0, 1, 2].map(() => () => new RemoteEnv<TallyObs, ToolCall>(server().url, { schema, encoding: 'msgpack' }));
     const vec = new gym.SyncVectorEnv<TallyObs, ToolCall>(fns);
     try {
       const [obs] = await vec.reset({ seed: 3, options: { target: 9 } });
@@ -81,7 +73,7 @@ describe('RemoteEnv with the gym layer', () => {
     } finally {
       await vec.close();
     }
-    expect(server.metrics.activeSessions).toBe(0);
+    expect(server().metrics.activeSessions).toBe(0);
   });
 
   it('reports a missing server as a CONNECTION_ERROR', async () => {

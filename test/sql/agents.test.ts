@@ -1,36 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NoisyAgent, OracleAgent, QueryPool, RandomAgent, SQLEnv, loadDataset, runEpisodes, type SqlDataset } from '../../envs/sql/index.js';
-import { createConcertFixture, type ConcertFixture } from './concert-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { NoisyAgent, OracleAgent, RandomAgent, SQLEnv, runEpisodes } from '../../envs/sql/index.js';
+import { useFixtureEnv } from './fixture-env.js';
 
-let fixture: ConcertFixture;
-let pool: QueryPool;
-let dataset: SqlDataset;
+const concert = useFixtureEnv();
 
-beforeAll(async () => {
-  fixture = createConcertFixture();
-  pool = new QueryPool({ size: 2 });
-  dataset = await loadDataset(fixture.dir, 'train', { pool });
-});
-
-afterAll(async () => {
-  await dataset?.close();
-  await pool?.close();
-  fixture?.cleanup();
-});
-
-const envFactory = (options: ConstructorParameters<typeof SQLEnv>[0] = {}) => () => new SQLEnv({ dataset, pool, ...options });
-const allQuestions = () => dataset.questions.map((q) => q.id);
+const envFactory = (options: ConstructorParameters<typeof SQLEnv>[0] = {}) => () => new SQLEnv({ dataset: concert.dataset, pool: concert.pool, ...options });
+const allQuestions = () => concert.dataset.questions.map((q) => q.id);
 
 describe('baseline agents on the fixture', () => {
   it('oracle answers every question correctly', async () => {
-    const report = await runEpisodes(envFactory(), new OracleAgent(dataset), { episodes: 12, questionIds: allQuestions() });
+    const report = await runEpisodes(envFactory(), new OracleAgent(concert.dataset), { episodes: 12, questionIds: allQuestions() });
     expect(report.success_rate).toBe(1);
     expect(report.error_counts).toEqual({});
     expect(report.mean_return).toBeGreaterThan(1);
   });
 
   it('oracle answering with SQL is judged by execution match', async () => {
-    const report = await runEpisodes(envFactory({ answerMode: 'sql' }), new OracleAgent(dataset, { answerWithSql: true }), {
+    const report = await runEpisodes(envFactory({ answerMode: 'sql' }), new OracleAgent(concert.dataset, { answerWithSql: true }), {
       episodes: 6,
       questionIds: allQuestions(),
     });
@@ -38,10 +24,10 @@ describe('baseline agents on the fixture', () => {
   });
 
   it('noisy succeeds through tolerance; strict mode refuses its calls', async () => {
-    const tolerant = await runEpisodes(envFactory(), new NoisyAgent(dataset, { seed: 1 }), { episodes: 30, questionIds: allQuestions() });
+    const tolerant = await runEpisodes(envFactory(), new NoisyAgent(concert.dataset, { seed: 1 }), { episodes: 30, questionIds: allQuestions() });
     expect(tolerant.success_rate).toBeGreaterThanOrEqual(0.95);
     expect(Object.values(tolerant.repair_counts).reduce((a, b) => a + b, 0)).toBeGreaterThan(30);
-    const strict = await runEpisodes(envFactory({ actionMode: 'strict' }), new NoisyAgent(dataset, { seed: 1 }), { episodes: 30, questionIds: allQuestions() });
+    const strict = await runEpisodes(envFactory({ actionMode: 'strict' }), new NoisyAgent(concert.dataset, { seed: 1 }), { episodes: 30, questionIds: allQuestions() });
     // Strict mode refuses the garbled calls: many errors, a lower return (the oracle's fallback
     // answer is canonical, so episodes can still end correctly).
     const strictErrors = Object.values(strict.error_counts).reduce((a, b) => a + b, 0);

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/gym/rng.js';
-import { QueryPool, SQL_ERROR_TYPES, SQLEnv, loadDataset, type SqlDataset } from '../../envs/sql/index.js';
-import { createConcertFixture, type ConcertFixture } from './concert-fixture.js';
+import { SQL_ERROR_TYPES, SQLEnv } from '../../envs/sql/index.js';
+import { useFixtureEnv } from './fixture-env.js';
 
 const VALID_ACTIONS: unknown[] = [
   { name: 'describe', arguments: { table_name: 'singer' } },
@@ -71,26 +71,12 @@ function mutate(action: unknown, rng: Rng): unknown {
   }
 }
 
-let fixture: ConcertFixture;
-let pool: QueryPool;
-let dataset: SqlDataset;
-
-beforeAll(async () => {
-  fixture = createConcertFixture();
-  pool = new QueryPool({ size: 2 });
-  dataset = await loadDataset(fixture.dir, 'train', { pool });
-});
-
-afterAll(async () => {
-  await dataset?.close();
-  await pool?.close();
-  fixture?.cleanup();
-});
+const concert = useFixtureEnv();
 
 describe('fuzzing SQLEnv with random and mutated actions', () => {
   it('survives 12,000 actions (tolerant and strict): no throw, valid results, database unchanged', async () => {
-    const before = createHash('sha256').update(readFileSync(fixture.dbPath)).digest('hex');
-    const env = new SQLEnv({ dataset, pool, stepBudget: 50, queryLimits: { timeoutMs: 500 } });
+    const before = createHash('sha256').update(readFileSync(concert.fixture.dbPath)).digest('hex');
+    const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool, stepBudget: 50, queryLimits: { timeoutMs: 500 } });
     const rng = new Rng(2024);
     const errorTypes = new Set<unknown>([null, ...SQL_ERROR_TYPES]);
     const seenErrors = new Set<unknown>();
@@ -112,7 +98,7 @@ describe('fuzzing SQLEnv with random and mutated actions', () => {
     expect(seenErrors.size).toBeGreaterThanOrEqual(5);
 
     // Strict mode takes other code paths (repairs become errors): 2,000 more actions.
-    const strict = new SQLEnv({ dataset, pool, stepBudget: 50, actionMode: 'strict', queryLimits: { timeoutMs: 500 } });
+    const strict = new SQLEnv({ dataset: concert.dataset, pool: concert.pool, stepBudget: 50, actionMode: 'strict', queryLimits: { timeoutMs: 500 } });
     done = true;
     for (let i = 0; i < 2_000; i++) {
       if (done) {
@@ -126,6 +112,6 @@ describe('fuzzing SQLEnv with random and mutated actions', () => {
       done = terminated || truncated;
     }
     await strict.close();
-    expect(createHash('sha256').update(readFileSync(fixture.dbPath)).digest('hex')).toBe(before);
+    expect(createHash('sha256').update(readFileSync(concert.fixture.dbPath)).digest('hex')).toBe(before);
   }, 120_000);
 });

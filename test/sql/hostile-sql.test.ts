@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QueryPool, SQLEnv, loadDataset, type SqlDataset } from '../../envs/sql/index.js';
-import { createConcertFixture, type ConcertFixture } from './concert-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { SQLEnv } from '../../envs/sql/index.js';
+import { useFixtureEnv } from './fixture-env.js';
 
 /** Statements an agent must never get to run: writes, DDL, escapes from the sandbox, and resource bombs. */
 const HOSTILE_SQL = [
@@ -49,27 +49,13 @@ const HOSTILE_SQL = [
   'SELECT * FROM singer a, singer b, singer c, singer d, singer e, singer f, singer g, singer h',
 ];
 
-let fixture: ConcertFixture;
-let pool: QueryPool;
-let dataset: SqlDataset;
-
-beforeAll(async () => {
-  fixture = createConcertFixture();
-  pool = new QueryPool({ size: 2 });
-  dataset = await loadDataset(fixture.dir, 'train', { pool });
-});
-
-afterAll(async () => {
-  await dataset?.close();
-  await pool?.close();
-  fixture?.cleanup();
-});
+const concert = useFixtureEnv();
 
 describe('hostile SQL through SQLEnv', () => {
   it(`answers each of ${HOSTILE_SQL.length} hostile statements with an error and stays responsive`, async () => {
     expect(HOSTILE_SQL.length).toBeGreaterThanOrEqual(40);
-    const before = createHash('sha256').update(readFileSync(fixture.dbPath)).digest('hex');
-    const env = new SQLEnv({ dataset, pool, stepBudget: 1000, queryLimits: { timeoutMs: 400, maxResultBytes: 256 * 1024 } });
+    const before = createHash('sha256').update(readFileSync(concert.fixture.dbPath)).digest('hex');
+    const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool, stepBudget: 1000, queryLimits: { timeoutMs: 400, maxResultBytes: 256 * 1024 } });
     await env.reset({ options: { questionId: 'train-0000' } });
     const outcomes: Record<string, string> = {};
     for (const sql of HOSTILE_SQL) {
@@ -82,7 +68,7 @@ describe('hostile SQL through SQLEnv', () => {
     const [obs] = await env.step({ name: 'query', arguments: { sql: 'SELECT count(*) FROM singer' } });
     expect(obs.result).toContain('| 6 |');
     await env.close();
-    expect(createHash('sha256').update(readFileSync(fixture.dbPath)).digest('hex')).toBe(before);
+    expect(createHash('sha256').update(readFileSync(concert.fixture.dbPath)).digest('hex')).toBe(before);
     // Writes are refused up front, not by SQLite failing halfway.
     expect(outcomes['DELETE FROM singer']).toBe('forbidden_sql');
     expect(outcomes['PRAGMA writable_schema = ON']).toBe('forbidden_sql');

@@ -1,38 +1,24 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkEnv, make } from '../../src/gym/index.js';
-import { SQLEnv, SqlDataset, SqlEnvError, bundledDataDir, capObservationText, loadDataset, QueryPool, SQL_ERROR_TYPES, renderObservation, type SqlErrorType } from '../../envs/sql/index.js';
-import { createConcertFixture, type ConcertFixture } from './concert-fixture.js';
+import { SQLEnv, SqlDataset, SqlEnvError, bundledDataDir, capObservationText, SQL_ERROR_TYPES, renderObservation, type SqlErrorType } from '../../envs/sql/index.js';
+import { useFixtureEnv } from './fixture-env.js';
 
-let fixture: ConcertFixture;
-let pool: QueryPool;
-let dataset: SqlDataset;
 let dbHash: string;
 
 const hashFile = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
-beforeAll(async () => {
-  fixture = createConcertFixture();
-  dbHash = hashFile(fixture.dbPath);
-  pool = new QueryPool({ size: 2 });
-  dataset = await loadDataset(fixture.dir, 'train', { pool });
-});
+const concert = useFixtureEnv({ onCreated: (fixture) => (dbHash = hashFile(fixture.dbPath)) });
 
-afterAll(async () => {
-  await dataset?.close();
-  await pool?.close();
-  fixture?.cleanup();
-});
-
-const envWith = (options: ConstructorParameters<typeof SQLEnv>[0] = {}) => new SQLEnv({ dataset, pool, ...options });
+const envWith = (options: ConstructorParameters<typeof SQLEnv>[0] = {}) => new SQLEnv({ dataset: concert.dataset, pool: concert.pool, ...options });
 const COUNT_QUESTION = 'train-0000'; // How many singers are there? → 6
 
 describe('SQLEnv episodes', () => {
   it('loads the fixture and skips the broken gold SQL', () => {
-    expect(dataset.questions).toHaveLength(6);
-    expect(dataset.skipped.map((s) => s.id)).toEqual(['train-0006']);
+    expect(concert.dataset.questions).toHaveLength(6);
+    expect(concert.dataset.skipped.map((s) => s.id)).toEqual(['train-0006']);
   });
 
   it('picks questions deterministically from the seed, or by id / database', async () => {
@@ -89,7 +75,7 @@ describe('SQLEnv episodes', () => {
     const env = envWith();
     for (let seed = 0; seed < 6; seed++) {
       const [obs, info] = await env.reset({ seed });
-      const gold = dataset.question(String(info.question_id))!.goldSql;
+      const gold = concert.dataset.question(String(info.question_id))!.goldSql;
       const seen = [JSON.stringify(obs), JSON.stringify(info)];
       for (const action of ['DESCRIBE singer', 'sample(concert)', 'QUERY: SELECT 1', 'nonsense']) {
         const [o, , , , i] = await env.step(action);
@@ -157,12 +143,12 @@ describe('SQLEnv episodes', () => {
       name: 'bird-like',
       split: 'dev',
       format: 'bird',
-      databaseDir: join(fixture.dir, 'database'),
+      databaseDir: join(concert.fixture.dir, 'database'),
       questions: [{ id: 'dev-1', question: 'How many French singers?', goldSql: "SELECT count(*) FROM singer WHERE country = 'France'", dbId: 'concert_singer', evidence: 'French refers to country = \'France\'' }],
       skipped: [],
-      pool,
+      pool: concert.pool,
     });
-    const env = new SQLEnv({ dataset: bird, pool });
+    const env = new SQLEnv({ dataset: bird, pool: concert.pool });
     const [obs] = await env.reset({ seed: 0 });
     expect(obs.evidence).toBe("French refers to country = 'France'");
     expect(renderObservation(obs)).toContain("Evidence: French refers to country = 'France'");
@@ -285,9 +271,9 @@ describe('SQLEnv resources and registration', () => {
     await env.reset({ seed: 0 });
     await env.close();
     await env.close(); // idempotent
-    await expect(pool.run(fixture.dbPath, 'SELECT 1')).resolves.toMatchObject({ rows: [[1]] });
+    await expect(concert.pool.run(concert.fixture.dbPath, 'SELECT 1')).resolves.toMatchObject({ rows: [[1]] });
 
-    const owning = new SQLEnv({ dataset: fixture.dir });
+    const owning = new SQLEnv({ dataset: concert.fixture.dir });
     await owning.reset({ options: { questionId: COUNT_QUESTION } });
     expect((await owning.step('QUERY: SELECT count(*) FROM singer'))[0].result).toContain('6');
     await owning.close();
@@ -297,13 +283,13 @@ describe('SQLEnv resources and registration', () => {
   });
 
   it('passes checkEnv when made from the registry', async () => {
-    const env = make('SQLEnv-v0', { dataset: fixture.dir });
+    const env = make('SQLEnv-v0', { dataset: concert.fixture.dir });
     await expect(checkEnv(env)).resolves.not.toThrow();
     await env.close();
   });
 
   it('never modified the database', () => {
-    expect(hashFile(fixture.dbPath)).toBe(dbHash);
+    expect(hashFile(concert.fixture.dbPath)).toBe(dbHash);
   });
 });
 

@@ -3,6 +3,7 @@ import { spaceFromJSONSchema } from '../spaces/from-json-schema.js';
 import { Space, type AnySpace } from '../spaces/space.js';
 import { deepEqual } from '../utils/deep-equal.js';
 import { EnvCheckError } from './env-check-error.js';
+import { preview } from './preview.js';
 import { checkResetResult, checkStepResult, type CheckWarning } from './result-checks.js';
 
 /** Options of {@link checkEnv}. */
@@ -136,7 +137,7 @@ async function checkResetSeedDeterminism(env: Env<unknown, unknown>): Promise<vo
   if (!deepEqual(obsA, obsB)) {
     throw new EnvCheckError(
       check,
-      `reset({ seed: ${SEED_A} }) twice gave different observations (${preview(obsA)} vs ${preview(obsB)})`,
+      `reset({ seed: ${SEED_A} }) twice gave different observations (${preview(obsA, 60)} vs ${preview(obsB, 60)})`,
       'draw all randomness from this.npRandom and call `await super.reset(options)` first in reset()',
     );
   }
@@ -168,7 +169,7 @@ async function checkStepDeterminism(env: Env<unknown, unknown>, warn: (check: st
     if (!deepEqual(a.result[i], b.result[i])) {
       throw new EnvCheckError(
         check,
-        `the same seed and action gave different ${field}s (${preview(a.result[i])} vs ${preview(b.result[i])})`,
+        `the same seed and action gave different ${field}s (${preview(a.result[i], 60)} vs ${preview(b.result[i], 60)})`,
         'draw all randomness from this.npRandom (not Math.random), or register the env with `nondeterministic: true`',
       );
     }
@@ -186,10 +187,10 @@ function checkRender(env: Env<unknown, unknown>, warn: (check: string, message: 
   const check = 'render';
   const modes = env.metadata?.renderModes as unknown;
   if (!Array.isArray(modes) || !modes.every((m) => typeof m === 'string')) {
-    throw new EnvCheckError(check, `metadata.renderModes is ${preview(modes)}, not an array of strings`, "declare `metadata = { renderModes: ['ansi'] }` (or `renderModes: []`)");
+    throw new EnvCheckError(check, `metadata.renderModes is ${preview(modes, 60)}, not an array of strings`, "declare `metadata = { renderModes: ['ansi'] }` (or `renderModes: []`)");
   }
   const fps = env.metadata.renderFps;
-  if (fps !== undefined && !(typeof fps === 'number' && fps > 0)) warn(check, `metadata.renderFps is ${preview(fps)}; use a positive number or leave it out`);
+  if (fps !== undefined && !(typeof fps === 'number' && fps > 0)) warn(check, `metadata.renderFps is ${preview(fps, 60)}; use a positive number or leave it out`);
   if (env.renderMode === undefined) return;
   if (!modes.includes(env.renderMode)) {
     throw new EnvCheckError(check, `renderMode '${env.renderMode}' is not in metadata.renderModes [${modes.join(', ')}]`, 'add the mode to metadata.renderModes or reject it in the constructor');
@@ -201,7 +202,7 @@ function checkRender(env: Env<unknown, unknown>, warn: (check: string, message: 
     throw new EnvCheckError(check, `render() threw in mode '${env.renderMode}': ${(error as Error).message}`, 'make render() work after reset()');
   }
   if (env.renderMode === 'ansi' && typeof rendered !== 'string') {
-    throw new EnvCheckError(check, `render() in mode 'ansi' returned ${preview(rendered)}`, "return a string from render() when renderMode is 'ansi'");
+    throw new EnvCheckError(check, `render() in mode 'ansi' returned ${preview(rendered, 60)}`, "return a string from render() when renderMode is 'ansi'");
   }
 }
 
@@ -212,14 +213,4 @@ async function call<T>(check: string, what: string, fn: () => Promise<T>): Promi
     if (error instanceof EnvCheckError) throw error;
     throw new EnvCheckError(check, `${what} threw ${(error as Error).name}: ${(error as Error).message}`, `make ${what} succeed on a fresh environment`);
   }
-}
-
-function preview(x: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(x) ?? String(x);
-  } catch {
-    text = String(x);
-  }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -1,5 +1,6 @@
 import type { AnySpace } from '../spaces/space.js';
 import { EnvCheckError } from './env-check-error.js';
+import { preview } from './preview.js';
 
 /** A problem that does not break the API contract but probably is a bug (Gymnasium warns). */
 export interface CheckWarning {
@@ -30,7 +31,7 @@ export function checkResetResult(result: unknown, observationSpace: AnySpace): C
   }
   return observationSpace.contains(obs)
     ? []
-    : [{ check: 'reset-obs-in-space', message: `reset()'s observation ${preview(obs)} is not in the observation space ${String(observationSpace)}` }];
+    : [{ check: 'reset-obs-in-space', message: `reset()'s observation ${preview(obs, 80)} is not in the observation space ${String(observationSpace)}` }];
 }
 
 /**
@@ -69,7 +70,7 @@ export function checkStepResult(result: unknown, observationSpace: AnySpace): Ch
   const warnings: CheckWarning[] = [];
   if (!Number.isFinite(reward)) warnings.push({ check: 'step-reward-is-finite', message: `step()'s reward is ${reward}` });
   if (!observationSpace.contains(obs)) {
-    warnings.push({ check: 'step-obs-in-space', message: `step()'s observation ${preview(obs)} is not in the observation space ${String(observationSpace)}` });
+    warnings.push({ check: 'step-obs-in-space', message: `step()'s observation ${preview(obs, 80)} is not in the observation space ${String(observationSpace)}` });
   }
   return warnings;
 }
@@ -84,15 +85,5 @@ export function isPlainObject(x: unknown): x is Record<string, unknown> {
 function describe(x: unknown): string {
   if (Array.isArray(x)) return `an array of length ${x.length}`;
   if (x === null) return 'null';
-  return typeof x === 'object' ? `an object (${x.constructor?.name ?? 'no prototype'})` : `${typeof x} ${preview(x)}`;
-}
-
-function preview(x: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(x) ?? String(x);
-  } catch {
-    text = String(x);
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return typeof x === 'object' ? `an object (${x.constructor?.name ?? 'no prototype'})` : `${typeof x} ${preview(x, 80)}`;
 }

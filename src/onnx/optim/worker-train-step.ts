@@ -2,14 +2,15 @@
  * A {@link TrainStep} hosted in a worker thread: the step blocks that thread, not the caller's
  * event loop, and parameters and optimizer state stay resident in the worker between steps.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { workerScriptPath } from '../../gym/worker-script.js';
 import type { HostArray } from '../dtype.js';
 import { encodeModel } from '../proto/model.js';
 import { SessionError } from '../runtime/errors.js';
 import type { HostTensor } from '../runtime/host-tensor.js';
+import { startWorker, wireSessionOptions } from '../runtime/start-worker.js';
 import type { WorkerSessionOptions } from '../runtime/worker-session.js';
-import type { WireTensor } from '../runtime/worker-protocol.js';
+import { toWireTensors } from '../runtime/worker-protocol.js';
 import { buildTrainStep, type StepResult, type TrainStepSpec } from './train-step.js';
 import type { FromTrainWorker, ToTrainWorker } from './train-worker-protocol.js';
 
@@ -39,31 +40,14 @@ export class WorkerTrainStep {
   /** Build the step graph here, compile and initialise it in a new worker thread. */
   static async create(spec: TrainStepSpec, opts: WorkerSessionOptions = {}): Promise<WorkerTrainStep> {
     const { graph, layout } = buildTrainStep(spec);
-    const worker = new Worker(workerScriptPath(import.meta.url, './train-worker.js'));
-    const first = new Promise<FromTrainWorker>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    });
-    const msg: ToTrainWorker = {
-      kind: 'create',
-      model: encodeModel(graph).model,
-      layout,
-      options: { provider: opts.provider ?? 'cpu', optimization: opts.optimization ?? 'all', ...(opts.intraOpThreads ? { intraOpThreads: opts.intraOpThreads } : {}) },
-    };
-    worker.postMessage(msg);
-    const reply = await first;
-    if (reply.kind !== 'ready') {
-      await worker.terminate();
-      throw new SessionError(`train worker failed to start: ${reply.kind === 'error' ? reply.message : reply.kind}`);
-    }
+    const create: ToTrainWorker = { kind: 'create', model: encodeModel(graph).model, layout, options: wireSessionOptions(opts) };
+    const { worker } = await startWorker<FromTrainWorker>(workerScriptPath(import.meta.url, './train-worker.js'), create, 'train worker');
     return new WorkerTrainStep(worker);
   }
 
   /** One step on `batch` with learning rate `lr`. */
   async step(batch: Readonly<Record<string, HostTensor>>, lr: number): Promise<StepResult<HostTensor>> {
-    const wire: Record<string, WireTensor> = {};
-    for (const [k, t] of Object.entries(batch)) wire[k] = { type: t.type, dims: [...t.dims], data: t.data };
-    const reply = await this.request((id) => ({ kind: 'step', id, batch: wire, lr }));
+    const reply = await this.request((id) => ({ kind: 'step', id, batch: toWireTensors(batch), lr }));
     if (reply.kind !== 'stepped') throw new SessionError(`unexpected reply ${reply.kind}`);
     this.runMs += reply.runMs;
     return { loss: reply.loss, ...(reply.gradNorm === undefined ? {} : { gradNorm: reply.gradNorm }), extra: reply.extra };

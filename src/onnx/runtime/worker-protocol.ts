@@ -1,5 +1,6 @@
 /** Messages between a {@link WorkerSession} and its worker thread. */
 import type { DType, HostArray } from '../dtype.js';
+import type { HostTensor } from './host-tensor.js';
 import type { OptimizationLevel } from './session.js';
 import type { ProviderName } from './providers.js';
 
@@ -8,6 +9,13 @@ export interface WireTensor {
   readonly type: DType;
   readonly dims: readonly number[];
   readonly data: HostArray;
+}
+
+/** Host tensors as posted to a worker: the data is structured-cloned (copied), so the caller keeps its arrays. */
+export function toWireTensors(tensors: Readonly<Record<string, HostTensor>>): Record<string, WireTensor> {
+  const wire: Record<string, WireTensor> = {};
+  for (const [k, t] of Object.entries(tensors)) wire[k] = { type: t.type, dims: [...t.dims], data: t.data };
+  return wire;
 }
 
 /** Session settings sent to the worker. */

@@ -2,7 +2,7 @@
  * A session that runs in its own worker thread, keeping the caller's event loop free while
  * onnxruntime computes. Feeds are copied to the worker; outputs are transferred back (no copy).
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { workerScriptPath } from '../../gym/worker-script.js';
 import type { Graph } from '../graph/graph.js';
 import { encodeModel } from '../proto/model.js';
@@ -10,7 +10,8 @@ import { SessionError } from './errors.js';
 import type { HostTensor } from './host-tensor.js';
 import type { ProviderName } from './providers.js';
 import type { OptimizationLevel } from './session.js';
-import type { FromWorker, ToWorker, WireTensor } from './worker-protocol.js';
+import { startWorker, wireSessionOptions } from './start-worker.js';
+import { toWireTensors, type FromWorker, type ToWorker } from './worker-protocol.js';
 
 /** Options of {@link WorkerSession.create}. */
 export interface WorkerSessionOptions {
@@ -47,31 +48,16 @@ export class WorkerSession {
   /** Start a worker thread and compile the model in it. */
   static async create(model: Graph | Uint8Array, opts: WorkerSessionOptions = {}): Promise<WorkerSession> {
     const bytes = model instanceof Uint8Array ? model : encodeModel(model).model;
-    const worker = new Worker(workerScriptPath(import.meta.url, './session-worker.js'));
-    const ready = new Promise<FromWorker>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    });
-    const msg: ToWorker = {
-      kind: 'create',
-      model: bytes,
-      options: { provider: opts.provider ?? 'cpu', optimization: opts.optimization ?? 'all', ...(opts.intraOpThreads ? { intraOpThreads: opts.intraOpThreads } : {}) },
-    };
-    worker.postMessage(msg);
-    const first = await ready;
-    if (first.kind !== 'ready') {
-      await worker.terminate();
-      throw new SessionError(`session worker failed to start: ${first.kind === 'error' ? first.message : first.kind}`);
-    }
-    return new WorkerSession(worker, first.inputNames, first.outputNames);
+    const create: ToWorker = { kind: 'create', model: bytes, options: wireSessionOptions(opts) };
+    const { worker, ready } = await startWorker<FromWorker>(workerScriptPath(import.meta.url, './session-worker.js'), create, 'session worker');
+    return new WorkerSession(worker, ready.inputNames, ready.outputNames);
   }
 
   /** Run in the worker; resolves with host tensors. */
   run(feeds: Readonly<Record<string, HostTensor>>, outputs?: readonly string[]): Promise<Record<string, HostTensor>> {
     if (this.closed) return Promise.reject(new SessionError('worker session used after close()'));
     const id = this.nextId++;
-    const wire: Record<string, WireTensor> = {};
-    for (const [k, t] of Object.entries(feeds)) wire[k] = { type: t.type, dims: [...t.dims], data: t.data };
+    const wire = toWireTensors(feeds);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       const msg: ToWorker = { kind: 'run', id, feeds: wire, ...(outputs ? { outputs } : {}) };

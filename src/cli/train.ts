@@ -1,0 +1,67 @@
+/**
+ * `sqlenv train --config FILE [--set key.path=value ...]`: GRPO (and SFT warm-up) on SQLEnv from
+ * a JSON or YAML config; writes a run directory with metrics.jsonl, checkpoints and a dashboard.
+ * Re-running with the same runDir resumes from its last checkpoint.
+ */
+import { parseArgs } from 'node:util';
+import { configDocsTable, loadTrainConfig, TrainConfigError } from '../train/config/load-config.js';
+import { createSqlTrainingSetup } from '../train/tasks/sql-training-setup.js';
+import { runTraining } from '../train/training-run.js';
+
+const USAGE = `usage: sqlenv train --config FILE [--set key.path=value ...] [--print-config] [--options]
+
+  --config FILE       JSON or YAML training config (unknown keys are errors, with suggestions)
+  --set k.path=value  override one option (repeatable), e.g. --set grpo.steps=20 --set rollout.numGenerations=8
+  --print-config      print the resolved config (all defaults filled) and exit
+  --options           print the table of every option and exit`;
+
+/** Entry point of `sqlenv train`. */
+export async function run(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        config: { type: 'string' },
+        set: { type: 'string', multiple: true },
+        'print-config': { type: 'boolean', default: false },
+        options: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (err) {
+    console.error(`sqlenv train: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values.options) {
+    console.log(configDocsTable());
+    return 0;
+  }
+  let config;
+  try {
+    config = await loadTrainConfig(values.config, values.set ?? []);
+  } catch (err) {
+    if (err instanceof TrainConfigError) {
+      console.error(err.message);
+      return 2;
+    }
+    throw err;
+  }
+  if (values['print-config']) {
+    console.log(JSON.stringify(config, null, 2));
+    return 0;
+  }
+  await import('../../envs/sql/index.js');
+  const resources = await createSqlTrainingSetup(config);
+  try {
+    const summary = await runTraining(resources.setup);
+    console.log(JSON.stringify({ runDir: config.runDir, ...summary, formatCheck: { before: summary.formatCheck.before?.share, after: summary.formatCheck.after?.share } }));
+    return 0;
+  } finally {
+    await resources.close();
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Loading, validating and overriding training configurations (JSON or YAML).
+ */
+import { readFile } from 'node:fs/promises';
+import { Ajv, type ErrorObject } from 'ajv';
+import { parse as parseYaml } from 'yaml';
+import { suggestName } from './did-you-mean.js';
+import { TRAIN_CONFIG_SCHEMA, type ConfigSchemaNode, type TrainConfig } from './schema.js';
+
+/** Thrown for an invalid configuration; `problems` lists every issue with its path. */
+export class TrainConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid training config:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'TrainConfigError';
+  }
+}
+
+function schemaAt(path: string): ConfigSchemaNode | undefined {
+  let node: ConfigSchemaNode | undefined = TRAIN_CONFIG_SCHEMA;
+  for (const part of path.split('/').filter(Boolean)) node = node?.properties?.[part];
+  return node;
+}
+
+function describeError(e: ErrorObject): string {
+  const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(top level)';
+  if (e.keyword === 'additionalProperties') {
+    const key = String((e.params as { additionalProperty: string }).additionalProperty);
+    const known = Object.keys(schemaAt(e.instancePath)?.properties ?? {});
+    const suggestion = suggestName(key, known);
+    const full = e.instancePath ? `${where}.${key}` : key;
+    return `unknown option "${full}"` + (suggestion ? ` — did you mean "${suggestion}"?` : ` (known here: ${known.join(', ')})`);
+  }
+  if (e.keyword === 'enum') {
+    return `${where}: must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return `${where}: ${e.message ?? e.keyword}`;
+}
+
+/**
+ * Validates a parsed config object, fills every default, and returns the typed config.
+ * Throws {@link TrainConfigError} listing all problems (unknown keys come with a suggestion).
+ *
+ * @example
+ * ```ts
+ * const cfg = resolveTrainConfig({ rollout: { numGenerations: 4 } });
+ * cfg.grpo.advantage.estimator; // 'grpo'
+ * resolveTrainConfig({ rollout: { numGeneration: 4 } }); // throws: … did you mean "numGenerations"?
+ * ```
+ */
+export function resolveTrainConfig(input: unknown): TrainConfig {
+  // One Ajv per call: it is cheap for this schema and keeps no module-level state.
+  const ajv = new Ajv({ useDefaults: true, allErrors: true, strict: false });
+  const validate = ajv.compile<TrainConfig>(TRAIN_CONFIG_SCHEMA);
+  const copy: unknown = structuredClone(input ?? {});
+  if (!validate(copy)) throw new TrainConfigError((validate.errors ?? []).map(describeError));
+  return copy;
+}
+
+/**
+ * Parses JSON or YAML text (chosen by file extension, JSON first when unknown).
+ *
+ * @example
+ * ```ts
+ * parseConfigText('grpo:\n  steps: 7\n', 'c.yaml'); // { grpo: { steps: 7 } }
+ * ```
+ */
+export function parseConfigText(text: string, fileName = 'config.json'): unknown {
+  if (/\.ya?ml$/i.test(fileName)) return parseYaml(text);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    if (/\.json$/i.test(fileName)) throw new TrainConfigError([`${fileName}: not valid JSON (${(err as Error).message})`]);
+    return parseYaml(text);
+  }
+}
+
+/**
+ * Applies `key.path=value` overrides to a raw config object (values parsed as JSON when they
+ * parse, else kept as strings), creating intermediate objects as needed. Returns a new object.
+ *
+ * @example
+ * ```ts
+ * applyOverrides({}, ['grpo.steps=5', 'env.trainSplit=smoke']); // { grpo: { steps: 5 }, env: { trainSplit: 'smoke' } }
+ * ```
+ */
+export function applyOverrides(raw: unknown, overrides: readonly string[]): Record<string, unknown> {
+  const root = structuredClone((raw ?? {}) as Record<string, unknown>);
+  for (const o of overrides) {
+    const eq = o.indexOf('=');
+    if (eq <= 0) throw new TrainConfigError([`override "${o}" must look like key.path=value (e.g. grpo.steps=10)`]);
+    const path = o.slice(0, eq).split('.');
+    const text = o.slice(eq + 1);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = text;
+    }
+    let node = root;
+    for (const part of path.slice(0, -1)) {
+      const next = node[part];
+      if (typeof next !== 'object' || next === null || Array.isArray(next)) node[part] = {};
+      node = node[part] as Record<string, unknown>;
+    }
+    node[path[path.length - 1]!] = value;
+  }
+  return root;
+}
+
+/**
+ * Reads a JSON/YAML config file, applies overrides and resolves it.
+ *
+ * @example
+ * ```ts
+ * const cfg = await loadTrainConfig('examples/grpo-sql/config.json', ['grpo.steps=5']);
+ * ```
+ */
+export async function loadTrainConfig(file: string | undefined, overrides: readonly string[] = []): Promise<TrainConfig> {
+  const raw = file ? parseConfigText(await readFile(file, 'utf8'), file) : {};
+  return resolveTrainConfig(applyOverrides(raw, overrides));
+}
+
+/**
+ * A markdown table of every option (dotted path, type, default, description), generated from
+ * the schema so the documentation cannot drift from the validator.
+ *
+ * @example
+ * ```ts
+ * configDocsTable().split('\n')[0]; // '| option | type | default | description |'
+ * ```
+ */
+export function configDocsTable(): string {
+  const rows: string[] = ['| option | type | default | description |', '| --- | --- | --- | --- |'];
+  const walk = (node: ConfigSchemaNode, path: string) => {
+    for (const [key, child] of Object.entries(node.properties ?? {})) {
+      const p = path ? `${path}.${key}` : key;
+      if (child.type === 'object' && child.properties) {
+        walk(child, p);
+        continue;
+      }
+      const type = child.enum ? child.enum.map((v) => `\`${String(v)}\``).join(' \\| ') : String(child.type);
+      const def = child.default === undefined ? '—' : `\`${JSON.stringify(child.default)}\``;
+      rows.push(`| \`${p}\` | ${type} | ${def} | ${(child.description ?? '').replace(/\|/g, '\\|')} |`);
+    }
+  };
+  walk(TRAIN_CONFIG_SCHEMA, '');
+  return rows.join('\n');
+}

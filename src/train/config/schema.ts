@@ -1,0 +1,207 @@
+/**
+ * The training configuration: its TypeScript type and the JSON Schema that validates it. Every
+ * option carries a `description` and a `default`; docs/train.md's option table is generated from
+ * this schema (see `configDocsTable`), so the schema is the single source of truth.
+ */
+import type { AdvantageEstimator, AdvantageScale, EpisodeRewardMode, StdKind } from '../math/advantages.js';
+import type { KlEstimator } from '../math/kl.js';
+import type { ImportanceLevel, LossAggregation } from '../math/policy-loss.js';
+import type { LrDecay } from '../optim/lr-schedule.js';
+
+/** What a run does: SFT warm-up only, GRPO only, or SFT followed by GRPO. */
+export type TrainMode = 'sft' | 'grpo' | 'sft+grpo';
+
+/** What to do with groups whose rewards are all equal. */
+export type ZeroVarianceMode = 'keep' | 'drop' | 'dynamic_sampling';
+
+/** The full, defaults-applied training configuration. */
+export interface TrainConfig {
+  mode: TrainMode;
+  runDir: string;
+  seed: number;
+  model: { path: string; device: 'cpu' | 'cuda' | 'webgpu'; lora: { rank: number; alpha: number; targets: string[] } };
+  env: { id: string; dataset: string; trainSplit: string; evalSplits: string[]; stepBudget: number; compactTools: boolean; kwargs: Record<string, unknown> };
+  rollout: {
+    numGenerations: number;
+    questionsPerStep: number;
+    maxTurns: number;
+    maxNewTokensPerTurn: number;
+    maxTotalTokens: number;
+    temperature: number;
+    topP: number;
+    maskTruncated: boolean;
+  };
+  grpo: {
+    steps: number;
+    advantage: { estimator: AdvantageEstimator; scale?: AdvantageScale; std: StdKind; epsilon: number; clip?: number };
+    rewardMode: EpisodeRewardMode;
+    loss: {
+      epsilonLow: number;
+      epsilonHigh: number;
+      aggregation: LossAggregation;
+      importanceLevel: ImportanceLevel;
+      beta: number;
+      klEstimator: KlEstimator;
+      entropyCoef: number;
+    };
+    muIterations: number;
+    zeroVariance: ZeroVarianceMode;
+    maxResampleRounds: number;
+  };
+  optim: {
+    lr: number;
+    weightDecay: number;
+    beta1: number;
+    beta2: number;
+    eps: number;
+    warmupSteps: number;
+    decay: LrDecay;
+    gradAccumulation: number;
+    maxGradNorm: number;
+  };
+  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number };
+  eval: { everySteps: number; episodes: number; baselineEpisodes: number };
+  checkpoint: { everySteps: number; keep: number };
+  alarms: {
+    rewardFlatSteps: number;
+    zeroStdFraction: number;
+    identicalGroupFraction: number;
+    toolErrorRise: number;
+    klMax: number;
+  };
+  logging: { progress: boolean; tracesPerStep: number; dashboard: boolean };
+}
+
+/** A JSON Schema node as used here (a subset, enough for docs generation). */
+export interface ConfigSchemaNode {
+  type?: string | string[];
+  description?: string;
+  default?: unknown;
+  enum?: readonly unknown[];
+  minimum?: number;
+  exclusiveMinimum?: number;
+  maximum?: number;
+  properties?: Record<string, ConfigSchemaNode>;
+  additionalProperties?: boolean | ConfigSchemaNode;
+  items?: ConfigSchemaNode;
+  required?: string[];
+}
+
+const obj = (description: string, properties: Record<string, ConfigSchemaNode>): ConfigSchemaNode => ({
+  type: 'object',
+  description,
+  properties,
+  additionalProperties: false,
+  default: {},
+});
+const num = (description: string, def: number, extra: Partial<ConfigSchemaNode> = {}): ConfigSchemaNode => ({ type: 'number', description, default: def, ...extra });
+const int = (description: string, def: number, min = 0): ConfigSchemaNode => ({ type: 'integer', description, default: def, minimum: min });
+const str = (description: string, def: string): ConfigSchemaNode => ({ type: 'string', description, default: def });
+const oneOf = (description: string, values: readonly string[], def: string): ConfigSchemaNode => ({ type: 'string', enum: values, description, default: def });
+const bool = (description: string, def: boolean): ConfigSchemaNode => ({ type: 'boolean', description, default: def });
+
+/**
+ * The JSON Schema of {@link TrainConfig}.
+ *
+ * @example
+ * ```ts
+ * TRAIN_CONFIG_SCHEMA.properties!.rollout!.properties!.numGenerations!.default; // 8
+ * ```
+ */
+export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
+  ...obj('sqlenv training configuration', {
+    mode: oneOf("'sft' (warm-up only), 'grpo' (RL only) or 'sft+grpo' (warm-up, then RL from the SFT weights)", ['sft', 'grpo', 'sft+grpo'], 'sft+grpo'),
+    runDir: str('Run directory: metrics.jsonl, checkpoints/, dashboard.html. Resuming reuses it.', 'runs/grpo-sql'),
+    seed: int('Seed for sampling, question order and initial weights; stored in checkpoints with the RNG state.', 0),
+    model: obj('The policy model.', {
+      path: str("'tiny' builds the bundled tiny model; otherwise a Hugging Face model directory (config.json, safetensors, tokenizer).", 'tiny'),
+      device: oneOf('Execution provider for onnxruntime.', ['cpu', 'cuda', 'webgpu'], 'cpu'),
+      lora: obj('LoRA adapters (used for real models; the tiny model trains all weights when rank is 0).', {
+        rank: int('Adapter rank r; 0 trains the full weights.', 0),
+        alpha: num('Adapter scale numerator (effective scale alpha / rank).', 16, { minimum: 0 }),
+        targets: { type: 'array', items: { type: 'string' }, description: 'Projection names to adapt.', default: ['q_proj', 'k_proj', 'v_proj', 'o_proj'] },
+      }),
+    }),
+    env: obj('The environment rolled out against.', {
+      id: str('Registered environment id.', 'SQLEnv-v0'),
+      dataset: str("'bundled', 'spider:DIR', 'bird:DIR' or a directory in the bundled layout.", 'bundled'),
+      trainSplit: str('Split whose questions are trained on.', 'train'),
+      evalSplits: { type: 'array', items: { type: 'string' }, description: 'Held-out splits evaluated periodically and at the end.', default: ['eval', 'eval_unseen_db'] },
+      stepBudget: int('Tool calls per episode before it is cut off.', 10, 1),
+      compactTools: bool('Show the model short tool signatures (names and argument names only) instead of the full JSON Schemas: saves hundreds of prompt tokens for small models.', false),
+      kwargs: { type: 'object', description: 'Extra keyword arguments passed to make(id, kwargs) (e.g. reward weights, actionMode).', default: {} },
+    }),
+    rollout: obj('How episodes are sampled.', {
+      numGenerations: int('K: completions (episodes) sampled per question. K < 4 prints a warning with the expected dead-group rate.', 8, 1),
+      questionsPerStep: int('Questions (groups) per optimizer step.', 4, 1),
+      maxTurns: int('Assistant turns per episode (also bounded by the env step budget).', 6, 1),
+      maxNewTokensPerTurn: int('Tokens generated per assistant turn.', 96, 1),
+      maxTotalTokens: int('Cap on prompt + all turns; the episode is truncated beyond it.', 1024, 16),
+      temperature: num('Sampling temperature.', 1.0, { exclusiveMinimum: 0 }),
+      topP: num('Nucleus sampling threshold.', 1.0, { exclusiveMinimum: 0, maximum: 1 }),
+      maskTruncated: bool('Exclude episodes cut off by the token limit from the loss (DAPO overlong filtering).', true),
+    }),
+    grpo: obj('The GRPO update.', {
+      steps: int('Optimizer steps of GRPO.', 40),
+      advantage: obj('Advantage estimation.', {
+        estimator: oneOf('grpo (group z-score), dr_grpo (no std), rloo (leave-one-out), reinforce_pp (batch whitening), reinforce_pp_baseline (group mean, then batch whitening).', ['grpo', 'dr_grpo', 'rloo', 'reinforce_pp', 'reinforce_pp_baseline'], 'grpo'),
+        scale: { type: 'string', enum: ['group', 'batch', 'none'], description: 'Divide centred rewards by the group std, the batch std or nothing (default per estimator: grpo→group, others→none).' },
+        std: oneOf("'sample' (n−1, TRL) or 'population' (n) standard deviation.", ['sample', 'population'], 'sample'),
+        epsilon: num('Added to the std before dividing.', 1e-4, { minimum: 0 }),
+        clip: { type: 'number', exclusiveMinimum: 0, description: 'Clip advantages to ±clip (unset: no clipping).' },
+      }),
+      rewardMode: oneOf("Episode reward seen by the advantage: 'sum' of step rewards (dense shaping kept) or the 'final' step's.", ['sum', 'final'], 'sum'),
+      loss: obj('The clipped surrogate loss.', {
+        epsilonLow: num('Lower clip range ε_low.', 0.2, { minimum: 0 }),
+        epsilonHigh: num('Upper clip range ε_high (DAPO clip-higher: 0.28).', 0.28, { minimum: 0 }),
+        aggregation: oneOf('token_mean (DAPO), sequence_mean (GRPO) or constant (Dr. GRPO: divide by K·maxTotalTokens).', ['token_mean', 'sequence_mean', 'constant'], 'token_mean'),
+        importanceLevel: oneOf("'token' ratios (PPO/GRPO) or one 'sequence' ratio per episode (GSPO).", ['token', 'sequence'], 'token'),
+        beta: num('KL coefficient β toward the reference (SFT weights; adapters off with LoRA). 0 skips the reference pass.', 0.04, { minimum: 0 }),
+        klEstimator: oneOf('KL estimator: k1, k2 or k3.', ['k1', 'k2', 'k3'], 'k3'),
+        entropyCoef: num('Entropy bonus coefficient (0: off).', 0, { minimum: 0 }),
+      }),
+      muIterations: int('μ: optimizer passes over each sampled batch (ratios against the stored old log-probs).', 1, 1),
+      zeroVariance: oneOf("Groups with equal rewards: 'keep' (advantage 0), 'drop' from the loss, or 'dynamic_sampling' (resample to fill the batch with informative groups).", ['keep', 'drop', 'dynamic_sampling'], 'keep'),
+      maxResampleRounds: int('Bound on dynamic-sampling rounds per step.', 3),
+    }),
+    optim: obj('AdamW and the learning-rate schedule.', {
+      lr: num('Peak learning rate.', 1e-4, { exclusiveMinimum: 0 }),
+      weightDecay: num('AdamW decoupled weight decay.', 0, { minimum: 0 }),
+      beta1: num('Adam β1.', 0.9, { minimum: 0, maximum: 1 }),
+      beta2: num('Adam β2.', 0.999, { minimum: 0, maximum: 1 }),
+      eps: num('Adam ε.', 1e-8, { exclusiveMinimum: 0 }),
+      warmupSteps: int('Linear warm-up steps.', 2),
+      decay: oneOf('LR decay after warm-up.', ['constant', 'linear', 'cosine'], 'constant'),
+      gradAccumulation: int('Micro-batches accumulated per optimizer step.', 1, 1),
+      maxGradNorm: num('Global-norm gradient clipping (0: off).', 1.0, { minimum: 0 }),
+    }),
+    sft: obj('Supervised warm-up on oracle trajectories.', {
+      epochs: int('Passes over the SFT trajectories.', 3, 0),
+      questions: int('Train questions turned into oracle trajectories (0: all).', 0),
+      lr: num('SFT learning rate.', 1e-3, { exclusiveMinimum: 0 }),
+      batchSize: int('Trajectories per SFT step.', 8, 1),
+      formatCheckSamples: int('Questions sampled for the post-SFT format check.', 16, 0),
+    }),
+    eval: obj('Held-out evaluation.', {
+      everySteps: int('Evaluate held-out splits every N GRPO steps (0: only at the end).', 10),
+      episodes: int('Episodes per split per evaluation (greedy decoding).', 20, 1),
+      baselineEpisodes: int('Episodes used for the quick baseline success estimate behind the small-K warning.', 16, 0),
+    }),
+    checkpoint: obj('Checkpoints.', {
+      everySteps: int('Checkpoint every N steps (0: only at the end).', 10),
+      keep: int('Checkpoints kept on disk (older ones deleted).', 2, 1),
+    }),
+    alarms: obj('Training alarms.', {
+      rewardFlatSteps: int('Steps of unchanged mean reward that raise reward_flat.', 20, 2),
+      zeroStdFraction: num('frac_reward_zero_std above this raises zero_std_high.', 0.8, { minimum: 0, maximum: 1 }),
+      identicalGroupFraction: num('Share of groups with K identical completions that raises identical_completions.', 0.5, { minimum: 0, maximum: 1 }),
+      toolErrorRise: num('Rise of the tool-error rate between two 10-step windows that raises tool_errors_rising.', 0.2, { minimum: 0 }),
+      klMax: num('KL above this raises kl_exploding.', 1.0, { exclusiveMinimum: 0 }),
+    }),
+    logging: obj('Console and dashboard.', {
+      progress: bool('Print the live progress line.', true),
+      tracesPerStep: int('Episode traces kept per step for the dashboard.', 2),
+      dashboard: bool('Write dashboard.html into the run directory.', true),
+    }),
+  }),
+};

@@ -1,0 +1,53 @@
+/**
+ * Which charts the dashboard shows and how they are derived from metrics records. Like
+ * `lineChartSvg`, `dashboardCharts` is self-contained so the page can embed its source and
+ * recompute the charts from freshly fetched metrics in the browser.
+ */
+import type { ChartSpec } from './line-chart-svg.js';
+
+/** A metrics record as the charts read it (a parsed metrics.jsonl line). */
+export type DashboardRecord = Record<string, unknown>;
+
+/**
+ * The key charts of a run, keyed by a file-friendly id: reward with components, train vs
+ * held-out success, frac_reward_zero_std, KL, entropy, tool errors by type, SFT loss.
+ *
+ * @example
+ * ```ts
+ * dashboardCharts([{ kind: 'train', step: 1, time: 0, reward: 0.2 }]).reward.series[0].points; // [[1, 0.2]]
+ * ```
+ */
+export function dashboardCharts(records: DashboardRecord[]): Record<string, ChartSpec> {
+  const train = records.filter((r) => r.kind === 'train');
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const line = (rows: DashboardRecord[], field: string, name?: string) => ({
+    name: name ?? field,
+    points: rows.flatMap((r) => {
+      const y = num(r[field]);
+      const x = num(r.step);
+      return y === undefined || x === undefined ? [] : [[x, y] as [number, number]];
+    }),
+  });
+  const prefixed = (prefix: string) => {
+    const names = new Set<string>();
+    for (const r of train) for (const k of Object.keys(r)) if (k.startsWith(prefix)) names.add(k);
+    return [...names].sort().map((k) => line(train, k, k.slice(prefix.length)));
+  };
+  const evalRows = records.filter((r) => r.kind === 'eval' && typeof r.split === 'string');
+  const splits = [...new Set(evalRows.map((r) => String(r.split)))].sort();
+  return {
+    reward: { title: 'Reward (mean episode reward and components)', xLabel: 'GRPO step', series: [line(train, 'reward', 'total'), ...prefixed('reward_components/')] },
+    success: {
+      title: 'Success: train rollouts vs held-out',
+      xLabel: 'GRPO step',
+      yMin: 0,
+      yMax: 1,
+      series: [line(train, 'success', 'train (sampled)'), ...splits.map((s) => line(evalRows.filter((r) => r.split === s), 'success', `${s} (greedy)`))],
+    },
+    zero_std: { title: 'frac_reward_zero_std (groups with no signal)', xLabel: 'GRPO step', yMin: 0, yMax: 1, series: [line(train, 'frac_reward_zero_std'), line(train, 'frac_identical_groups')] },
+    kl: { title: 'KL to reference', xLabel: 'GRPO step', series: [line(train, 'kl')] },
+    entropy: { title: 'Entropy (nats/token)', xLabel: 'GRPO step', series: [line(train, 'entropy')] },
+    tool_errors: { title: 'Tool errors per episode, by type', xLabel: 'GRPO step', series: prefixed('tool_errors/') },
+    sft_loss: { title: 'SFT loss', xLabel: 'SFT step', series: [line(records.filter((r) => r.kind === 'sft'), 'loss', 'token NLL')] },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * Training alarms: a monitor that watches per-step metrics and reports the failure patterns that
+ * preceded real GRPO collapses (flat reward, dead groups, identical completions, tool errors
+ * climbing, KL blowing up). The trainer owns one monitor per run.
+ */
+
+/** The kind of an alarm. */
+export type AlarmKind = 'reward_flat' | 'zero_std_high' | 'identical_completions' | 'tool_errors_rising' | 'kl_exploding';
+
+/** One alarm raised at a step, with a message that says what to try. */
+export interface TrainingAlarm {
+  kind: AlarmKind;
+  step: number;
+  message: string;
+}
+
+/** Thresholds of {@link AlarmMonitor}; every field has a default. */
+export interface AlarmThresholds {
+  /** Steps over which the reward must move by more than `rewardFlatTolerance` (default 20). */
+  rewardFlatSteps: number;
+  /** Max − min of the mean reward over the window below which it counts as flat (default 1e-3). */
+  rewardFlatTolerance: number;
+  /** `frac_reward_zero_std` above this raises `zero_std_high` (default 0.8). */
+  zeroStdFraction: number;
+  /** Share of groups whose completions are all identical above this raises an alarm (default 0.5). */
+  identicalGroupFraction: number;
+  /** Window (steps) for the tool-error trend (default 10). */
+  toolErrorWindow: number;
+  /** Rise of the tool-error rate (recent window mean minus previous window mean) that alarms (default 0.2). */
+  toolErrorRise: number;
+  /** KL above this raises `kl_exploding` (default 1.0)… */
+  klMax: number;
+  /** …as does KL growing by this factor over the previous step when above 0.05 (default 10). */
+  klGrowthFactor: number;
+}
+
+/** What the monitor needs from one step's metrics. */
+export interface AlarmStepInput {
+  step: number;
+  rewardMean: number;
+  fracRewardZeroStd: number;
+  /** Share of groups whose K completions were textually identical. */
+  fracIdenticalGroups: number;
+  /** Failed tool calls / all tool calls this step. */
+  toolErrorRate: number;
+  kl: number;
+}
+
+const DEFAULTS: AlarmThresholds = {
+  rewardFlatSteps: 20,
+  rewardFlatTolerance: 1e-3,
+  zeroStdFraction: 0.8,
+  identicalGroupFraction: 0.5,
+  toolErrorWindow: 10,
+  toolErrorRise: 0.2,
+  klMax: 1.0,
+  klGrowthFactor: 10,
+};
+
+/**
+ * Watches step metrics and returns the alarms each step raises. An alarm of a kind is repeated
+ * at most once per `rewardFlatSteps` steps so the log is not flooded.
+ *
+ * @example
+ * ```ts
+ * const monitor = new AlarmMonitor({ zeroStdFraction: 0.5 });
+ * monitor.observe({ step: 1, rewardMean: 0, fracRewardZeroStd: 0.9, fracIdenticalGroups: 0, toolErrorRate: 0, kl: 0 });
+ * // → [{ kind: 'zero_std_high', step: 1, message: '…' }]
+ * ```
+ */
+export class AlarmMonitor {
+  readonly thresholds: AlarmThresholds;
+  private readonly rewards: number[] = [];
+  private readonly toolErrors: number[] = [];
+  private previousKl: number | undefined;
+  private readonly lastRaised = new Map<AlarmKind, number>();
+
+  constructor(thresholds: Partial<AlarmThresholds> = {}) {
+    this.thresholds = { ...DEFAULTS, ...thresholds };
+  }
+
+  /** Record one step; returns the alarms it raises (possibly none). */
+  observe(input: AlarmStepInput): TrainingAlarm[] {
+    const th = this.thresholds;
+    const raised: TrainingAlarm[] = [];
+    const raise = (kind: AlarmKind, message: string) => {
+      const last = this.lastRaised.get(kind);
+      if (last !== undefined && input.step - last < th.rewardFlatSteps) return;
+      this.lastRaised.set(kind, input.step);
+      raised.push({ kind, step: input.step, message });
+    };
+
+    this.rewards.push(input.rewardMean);
+    if (this.rewards.length > th.rewardFlatSteps) this.rewards.shift();
+    if (this.rewards.length === th.rewardFlatSteps) {
+      const spread = Math.max(...this.rewards) - Math.min(...this.rewards);
+      if (spread <= th.rewardFlatTolerance) {
+        raise('reward_flat', `mean reward has stayed at ${input.rewardMean.toFixed(4)} for ${th.rewardFlatSteps} steps: no learning signal. ` +
+          'Check frac_reward_zero_std and the episode traces; try more SFT warm-up, a larger K, or a denser reward.');
+      }
+    }
+    if (input.fracRewardZeroStd > th.zeroStdFraction) {
+      raise('zero_std_high', `${(input.fracRewardZeroStd * 100).toFixed(0)}% of groups have identical rewards (advantage 0, no gradient). ` +
+        "Increase K, use zero_variance: 'dynamic_sampling', or make the reward denser.");
+    }
+    if (input.fracIdenticalGroups > th.identicalGroupFraction) {
+      raise('identical_completions', `${(input.fracIdenticalGroups * 100).toFixed(0)}% of groups sampled K identical completions: ` +
+        'the policy has collapsed to one output. Raise the temperature, add an entropy bonus or KL penalty, or lower the learning rate.');
+    }
+    this.toolErrors.push(input.toolErrorRate);
+    const w = th.toolErrorWindow;
+    if (this.toolErrors.length > 2 * w) this.toolErrors.shift();
+    if (this.toolErrors.length === 2 * w) {
+      const before = this.toolErrors.slice(0, w).reduce((a, b) => a + b, 0) / w;
+      const recent = this.toolErrors.slice(w).reduce((a, b) => a + b, 0) / w;
+      if (recent - before > th.toolErrorRise) {
+        raise('tool_errors_rising', `tool-call error rate rose from ${(before * 100).toFixed(0)}% to ${(recent * 100).toFixed(0)}% ` +
+          'over the last steps: the policy is drifting off the tool format. See tool_errors/* in the metrics; add a KL penalty (beta) or lower the learning rate.');
+      }
+    }
+    const prev = this.previousKl;
+    if (input.kl > th.klMax || (prev !== undefined && prev > 0 && input.kl > 0.05 && input.kl / prev > th.klGrowthFactor)) {
+      raise('kl_exploding', `KL to the reference is ${input.kl.toFixed(4)}${prev !== undefined ? ` (previous step ${prev.toFixed(4)})` : ''}: ` +
+        'the policy is running away from the reference. Lower the learning rate, raise beta, or tighten clipping.');
+    }
+    this.previousKl = input.kl;
+    return raised;
+  }
+}

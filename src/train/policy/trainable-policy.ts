@@ -1,0 +1,113 @@
+/**
+ * The contract between the trainer and a model backend. The trainer never sees logits or
+ * graphs: it asks the backend to sample, to score token sequences, and to back-propagate a
+ * weighted sum of token log-probabilities (the loss math lives in `math/policy-loss.ts`, which
+ * hands back ∂loss/∂logprob per token). The language-model layer fulfils this for ONNX
+ * transformers; tests fulfil it with a small exact model.
+ */
+import type { Rng } from '../../gym/rng.js';
+
+/** One chat message, in the role/content shape chat templates take. */
+export interface PolicyChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+}
+
+/** A tool offered to the model: name, description and a JSON Schema of its arguments. */
+export interface PolicyTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/**
+ * Turns a conversation into tokens incrementally, so that a multi-turn episode is one token
+ * sequence whose assistant tokens are trained on and whose tool-response tokens are masked.
+ */
+export interface ChatCodec {
+  /** Tokens of the system/user opening, ending with the assistant generation prompt. */
+  encodeStart(messages: readonly PolicyChatMessage[], tools: readonly PolicyTool[]): number[];
+  /**
+   * Tokens that follow an assistant turn: the tool response(s) rendered as the chat template
+   * renders them, then the next assistant generation prompt. When the turn was cut by the
+   * token limit (`turnClosed` false) the end-of-turn token is emitted first.
+   */
+  encodeToolResponses(responses: readonly string[], turnClosed?: boolean): number[];
+  /** Text of generated tokens (special tokens dropped). */
+  decode(tokens: readonly number[]): string;
+  /**
+   * The tokens of an assistant turn whose text is given (used to build SFT trajectories),
+   * including the end-of-turn token the model must learn to emit.
+   */
+  encodeAssistantTurn(text: string): number[];
+}
+
+/** A generation request: continue `prompt` by at most `maxNewTokens` tokens. */
+export interface GenerateRequest {
+  prompt: readonly number[];
+  maxNewTokens: number;
+  /** Sampling temperature; 0 means greedy. */
+  temperature: number;
+  topP: number;
+}
+
+/** What was generated, with the sampling-time log-probability of each generated token. */
+export interface GenerateResult {
+  tokens: number[];
+  logprobs: number[];
+  /** `stop`: the end-of-turn token was produced (and is included in `tokens`); `length`: cut at maxNewTokens. */
+  finishReason: 'stop' | 'length';
+}
+
+/** Per-position scores of a token sequence: index t scores token t given tokens 0..t−1 (index 0 is 0). */
+export interface TokenScores {
+  logprobs: Float32Array;
+  /** Entropy of the predictive distribution at each position; present when asked for. */
+  entropies?: Float32Array;
+}
+
+/** A trainable tensor with its gradient buffer (both row-major float32). */
+export interface TrainableParameter {
+  readonly name: string;
+  readonly shape: readonly number[];
+  readonly value: Float32Array;
+  readonly grad: Float32Array;
+}
+
+/**
+ * A policy the trainer can optimise. Implementations own their sessions and weights and must
+ * release them in `dispose()`.
+ *
+ * @example
+ * ```ts
+ * const [out] = await policy.generate([{ prompt, maxNewTokens: 32, temperature: 1, topP: 1 }], rng);
+ * const [scores] = await policy.score([[...prompt, ...out.tokens]]);
+ * await policy.backward([[...prompt, ...out.tokens]], [weights]); // accumulates into parameters()[i].grad
+ * ```
+ */
+export interface TrainablePolicy {
+  readonly codec: ChatCodec;
+  /** Samples continuations for a batch of prompts (batched by the backend as it sees fit). */
+  generate(requests: readonly GenerateRequest[], rng: Rng): Promise<GenerateResult[]>;
+  /**
+   * Scores sequences under the current weights, or under the reference policy when
+   * `reference` is true (LoRA: adapters switched off; full fine-tuning: the weights frozen by
+   * {@link TrainablePolicy.freezeReference}).
+   */
+  score(sequences: readonly (readonly number[])[], options?: { reference?: boolean; entropy?: boolean }): Promise<TokenScores[]>;
+  /**
+   * Accumulates into every parameter's `grad` the gradient of
+   * Σ_i Σ_t logprobWeights[i][t]·log p(token_t) (+ Σ entropyWeights[i][t]·H_t when given).
+   */
+  backward(
+    sequences: readonly (readonly number[])[],
+    logprobWeights: readonly Float64Array[],
+    entropyWeights?: readonly Float64Array[],
+  ): Promise<void>;
+  /** The tensors the optimizer updates (LoRA adapters, or all weights). */
+  parameters(): TrainableParameter[];
+  /** Makes the current weights the reference policy for KL (a no-op for LoRA, whose reference is adapters-off). */
+  freezeReference(): Promise<void>;
+  /** Releases sessions and buffers. Idempotent. */
+  dispose(): Promise<void>;
+}

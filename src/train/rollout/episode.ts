@@ -1,0 +1,69 @@
+/**
+ * One multi-turn episode as the trainer stores it: a single token sequence (prompt, then
+ * alternating assistant turns and tool responses) with a loss mask that is 1 only on tokens the
+ * model generated, plus what the env reported at every step.
+ */
+
+/** One assistant turn and the env's answer to it. */
+export interface TurnRecord {
+  /** The text the model generated this turn. */
+  text: string;
+  /** The action passed to env.step, as JSON-ish text for traces. */
+  action: string;
+  /** The tool-response text the model saw next (or the final observation). */
+  result: string;
+  reward: number;
+  /** info.error_type of the step, when the step failed. */
+  errorType?: string;
+  /** Kinds of tolerant-parsing repairs (info.repairs[].kind). */
+  repairs: string[];
+  /** Whether the text held a `<tool_call>` block that parsed into a call. */
+  parsedToolCall: boolean;
+}
+
+/** A finished episode. */
+export interface Episode {
+  /** Index of the group (question) this episode belongs to within its batch. */
+  group: number;
+  question: string;
+  /** Prompt + all turns + tool responses. */
+  tokens: number[];
+  /** 1 on generated tokens (trained on), 0 on prompt and tool-response tokens. */
+  mask: number[];
+  promptLength: number;
+  turns: TurnRecord[];
+  /** Sum of info.reward_components per component over the episode. */
+  rewardComponents: Record<string, number>;
+  /** The env said the episode is over (answer given or step budget used). */
+  finished: boolean;
+  /** Cut off by the token limit (rollout.maxTotalTokens). */
+  truncatedByTokens: boolean;
+  /** info.is_correct at the end (false when absent). */
+  correct: boolean;
+  /** Generated tokens (mask = 1). */
+  generatedTokens: number;
+}
+
+/**
+ * Step rewards of an episode, in order.
+ *
+ * @example
+ * ```ts
+ * episodeReward(stepRewardsOf(episode), 'sum');
+ * ```
+ */
+export function stepRewardsOf(episode: Episode): number[] {
+  return episode.turns.map((t) => t.reward);
+}
+
+/**
+ * All assistant texts of an episode joined: used to detect identical completions within a group.
+ *
+ * @example
+ * ```ts
+ * new Set(group.map(completionText)).size === 1; // the K completions were identical
+ * ```
+ */
+export function completionText(episode: Episode): string {
+  return episode.turns.map((t) => t.text).join('\u241e');
+}

@@ -1,0 +1,71 @@
+/**
+ * How the trainer talks to an environment: the system prompt and tools shown to the model, and
+ * how observations become the user message and the tool-response text. Any `Env` can be
+ * trained on by supplying one of these; SQLEnv's lives in `tasks/sql-task.ts`.
+ */
+import type { ResetOptions } from '../../gym/env.js';
+import type { Info } from '../../gym/env.js';
+import type { PolicyTool } from '../policy/trainable-policy.js';
+
+/** Which episode to start: the env reset arguments (same seed/options → same question). */
+export interface EpisodeSpec {
+  seed: number;
+  options?: Record<string, unknown>;
+}
+
+/**
+ * The text interface between a policy and an env whose actions are tool calls.
+ *
+ * @example
+ * ```ts
+ * const task: RolloutTask<string> = {
+ *   systemPrompt: 'Answer with a tool call.',
+ *   tools: [{ name: 'answer', description: 'final answer', parameters: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] } }],
+ *   renderInitial: (obs) => obs,
+ *   renderStepResult: (obs) => obs,
+ *   questionOf: (obs) => obs,
+ * };
+ * ```
+ */
+export interface RolloutTask<Obs> {
+  systemPrompt: string;
+  tools: PolicyTool[];
+  /**
+   * Whether the chat template renders `tools` into the prompt (default true). Tasks that
+   * describe their tools in the system prompt themselves (to save tokens) set false; `tools`
+   * is still what the format check validates against.
+   */
+  toolsInPrompt?: boolean;
+  /** The first user message, from the reset observation. */
+  renderInitial(obs: Obs, info: Info): string;
+  /** The tool-response text shown after a step. */
+  renderStepResult(obs: Obs, info: Info): string;
+  /** Short question text for traces and the dashboard. */
+  questionOf(obs: Obs, info: Info): string;
+  /** Reset arguments for the i-th question of a split (default `{ seed: i }`). */
+  episodeSpec?(index: number, split: string): EpisodeSpec;
+}
+
+/**
+ * The tools to hand to the chat template for a task.
+ *
+ * @example
+ * ```ts
+ * codec.encodeStart(messages, promptToolsOf(task));
+ * ```
+ */
+export function promptToolsOf<Obs>(task: RolloutTask<Obs>): PolicyTool[] {
+  return task.toolsInPrompt === false ? [] : task.tools;
+}
+
+/**
+ * Reset options from an episode spec.
+ *
+ * @example
+ * ```ts
+ * await env.reset(resetOptionsOf({ seed: 3, options: { questionId: 'q3' } }));
+ * ```
+ */
+export function resetOptionsOf(spec: EpisodeSpec): ResetOptions {
+  return spec.options ? { seed: spec.seed, options: spec.options } : { seed: spec.seed };
+}

@@ -1,0 +1,122 @@
+/**
+ * Everything a SQLEnv training run needs, built from a config: datasets for the train and
+ * held-out splits, SQLEnv instances sharing one query pool, the policy (the bundled tiny model
+ * or a Hugging Face directory, with LoRA when configured), and the oracle agent for SFT.
+ * `sqlenv train` and the bundled example both build their runs here.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { OracleAgent } from '../../../envs/sql/agents/oracle-agent.js';
+import { loadDataset } from '../../../envs/sql/datasets/load-dataset.js';
+import type { DatasetSource } from '../../../envs/sql/datasets/dataset-source.js';
+import type { SqlDataset } from '../../../envs/sql/datasets/sql-dataset.js';
+import type { SqlObservation } from '../../../envs/sql/observation/sql-observation.js';
+import { QueryPool } from '../../../envs/sql/sandbox/query-pool.js';
+import { SQLEnv, type SqlEnvOptions } from '../../../envs/sql/sql-env.js';
+import { Policy } from '../../lm/compute/policy.js';
+import { LoraAdapter } from '../../lm/lora/adapter.js';
+import { PROJECTIONS, type ProjectionName } from '../../lm/model/parameters.js';
+import { loadModel, type LanguageModel } from '../../lm/model/language-model.js';
+import { createTinyModel, type TinyModelOptions } from '../../lm/tiny/create.js';
+import type { TrainConfig } from '../config/schema.js';
+import { LmTrainablePolicy } from '../policy/lm-policy-adapter.js';
+import type { TrainingSetup } from '../training-run.js';
+import { sqlRolloutTask } from './sql-task.js';
+
+/** A built SQLEnv training setup and the resources it owns. */
+export interface SqlTrainingResources {
+  setup: TrainingSetup<SqlObservation>;
+  model: LanguageModel;
+  datasets: Map<string, SqlDataset>;
+  /** Closes the policy, datasets and query pool. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * `'bundled'`, `spider:DIR`, `bird:DIR` or a directory, as the config spells datasets.
+ *
+ * @example
+ * ```ts
+ * parseDatasetSource('spider:/data/spider'); // { kind: 'spider', dir: '/data/spider' }
+ * ```
+ */
+export function parseDatasetSource(text: string): DatasetSource {
+  if (text === 'bundled') return 'bundled';
+  const m = /^(spider|bird):(.+)$/.exec(text);
+  if (m) return { kind: m[1] as 'spider' | 'bird', dir: m[2]! };
+  return text;
+}
+
+/**
+ * Where the tiny model lives for a run, created on first use (a few seconds: the tokenizer is
+ * trained on the bundled corpus, the weights are random).
+ *
+ * @example
+ * ```ts
+ * const dir = await ensureTinyModel('runs/demo/model');
+ * ```
+ */
+export async function ensureTinyModel(dir: string, options: TinyModelOptions = {}): Promise<string> {
+  if (!existsSync(join(dir, 'config.json'))) await createTinyModel(dir, options);
+  return dir;
+}
+
+/**
+ * Builds the datasets, envs, policy and oracle for a SQLEnv run.
+ *
+ * @example
+ * ```ts
+ * const res = await createSqlTrainingSetup(config);
+ * try { await runTraining(res.setup); } finally { await res.close(); }
+ * ```
+ */
+export async function createSqlTrainingSetup(
+  config: TrainConfig,
+  options: { tinyModel?: TinyModelOptions; print?: (line: string) => void } = {},
+): Promise<SqlTrainingResources> {
+  const pool = new QueryPool({ size: 2 });
+  const datasets = new Map<string, SqlDataset>();
+  let policy: LmTrainablePolicy | undefined;
+  const close = async () => {
+    await policy?.dispose();
+    policy = undefined;
+    for (const d of datasets.values()) await d.close();
+    datasets.clear();
+    await pool.close();
+  };
+  try {
+    const source = parseDatasetSource(config.env.dataset);
+    for (const split of new Set([config.env.trainSplit, ...config.env.evalSplits])) {
+      datasets.set(split, await loadDataset(source, split, { pool }));
+    }
+    const modelDir = config.model.path === 'tiny' ? await ensureTinyModel(join(config.runDir, 'model'), { seed: config.seed, ...options.tinyModel }) : config.model.path;
+    const model = await loadModel(modelDir);
+    const engine = { provider: config.model.device };
+    const lora = config.model.lora;
+    const unknown = lora.targets.filter((t) => !(PROJECTIONS as readonly string[]).includes(t));
+    if (unknown.length) throw new Error(`model.lora.targets: unknown projection(s) ${unknown.join(', ')}; choose from ${PROJECTIONS.join(', ')}`);
+    const targetModules = lora.targets as ProjectionName[];
+    const adapter = lora.rank > 0 ? LoraAdapter.create(model.config, { rank: lora.rank, alpha: lora.alpha, targetModules }, { seed: config.seed }) : undefined;
+    const lm = await Policy.create(model, { ...engine, ...(adapter ? { adapter } : {}) });
+    policy = new LmTrainablePolicy(lm, (m) => Policy.create(m, { ...engine, train: 'full' }));
+    const dataset = (split: string) => {
+      const d = datasets.get(split);
+      if (!d) throw new Error(`split "${split}" was not loaded; add it to env.evalSplits or env.trainSplit`);
+      return d;
+    };
+    const envOptions = (split: string): SqlEnvOptions => ({ ...(config.env.kwargs as SqlEnvOptions), dataset: dataset(split), stepBudget: config.env.stepBudget, pool });
+    const setup: TrainingSetup<SqlObservation> = {
+      config,
+      policy,
+      task: sqlRolloutTask((split) => dataset(split).questions.map((q) => q.id), { compactTools: config.env.compactTools }),
+      makeEnv: (split) => new SQLEnv(envOptions(split)),
+      questionCount: (split) => dataset(split).questions.length,
+      makeOracle: () => new OracleAgent(dataset(config.env.trainSplit), { stepBudget: config.env.stepBudget }),
+      ...(options.print ? { print: options.print } : {}),
+    };
+    return { setup, model, datasets, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { applyOverrides, configDocsTable, parseConfigText, resolveTrainConfig, TrainConfigError } from '../../src/train/config/load-config.js';
+import { editDistance, suggestName } from '../../src/train/config/did-you-mean.js';
+
+describe('did-you-mean', () => {
+  it('computes edit distances and suggests close names', () => {
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(suggestName('numGeneration', ['numGenerations', 'maxTurns'])).toBe('numGenerations');
+    expect(suggestName('num_generations', ['numGenerations'])).toBe('numGenerations');
+    expect(suggestName('zzzzzz', ['numGenerations'])).toBeUndefined();
+  });
+});
+
+describe('resolveTrainConfig', () => {
+  it('fills every default from an empty object', () => {
+    const cfg = resolveTrainConfig({});
+    expect(cfg.rollout.numGenerations).toBe(8);
+    expect(cfg.grpo.loss.klEstimator).toBe('k3');
+    expect(cfg.env.evalSplits).toEqual(['eval', 'eval_unseen_db']);
+    expect(cfg.optim.maxGradNorm).toBe(1);
+  });
+
+  it('rejects an unknown key with a suggestion and its full path', () => {
+    try {
+      resolveTrainConfig({ rollout: { numGeneration: 4 } });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(TrainConfigError);
+      expect((e as TrainConfigError).problems[0]).toBe('unknown option "rollout.numGeneration" — did you mean "numGenerations"?');
+    }
+  });
+
+  it('reports every problem at once, with enum choices', () => {
+    try {
+      resolveTrainConfig({ grpo: { advantage: { estimator: 'ppo' } }, rollout: { numGenerations: 0 }, lr: 1 });
+      expect.unreachable();
+    } catch (e) {
+      const problems = (e as TrainConfigError).problems.join('\n');
+      expect(problems).toMatch(/grpo\.advantage\.estimator: must be one of "grpo", "dr_grpo"/);
+      expect(problems).toMatch(/rollout\.numGenerations: must be >= 1/);
+      expect(problems).toMatch(/unknown option "lr"/);
+    }
+  });
+
+  it('does not mutate its input', () => {
+    const input = { rollout: { numGenerations: 4 } };
+    resolveTrainConfig(input);
+    expect(input).toEqual({ rollout: { numGenerations: 4 } });
+  });
+});
+
+describe('overrides and parsing', () => {
+  it('applies dotted overrides with JSON values', () => {
+    const raw = applyOverrides({ grpo: { steps: 3 } }, ['grpo.steps=5', 'env.trainSplit=smoke', 'env.evalSplits=["eval"]']);
+    expect(raw).toEqual({ grpo: { steps: 5 }, env: { trainSplit: 'smoke', evalSplits: ['eval'] } });
+    expect(() => applyOverrides({}, ['novalue'])).toThrow(/key\.path=value/);
+  });
+
+  it('parses YAML and JSON', () => {
+    expect(parseConfigText('grpo:\n  steps: 7\n', 'c.yaml')).toEqual({ grpo: { steps: 7 } });
+    expect(parseConfigText('{"seed": 3}', 'c.json')).toEqual({ seed: 3 });
+    expect(() => parseConfigText('{bad', 'c.json')).toThrow(TrainConfigError);
+  });
+});
+
+describe('configDocsTable', () => {
+  it('lists every leaf option with its default', () => {
+    const table = configDocsTable();
+    expect(table).toMatch(/\| `rollout\.numGenerations` \| integer \| `8` \|/);
+    expect(table).toMatch(/`grpo\.zeroVariance` \| `keep` \\\| `drop` \\\| `dynamic_sampling`/);
+  });
+});
+
+describe('docs/train.md', () => {
+  it('contains the generated option and metrics tables verbatim', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { metricFieldsTable } = await import('../../src/train/metrics/metric-fields.js');
+    const doc = await readFile(new URL('../../docs/train.md', import.meta.url), 'utf8');
+    expect(doc).toContain(configDocsTable());
+    expect(doc).toContain(metricFieldsTable());
+  });
+});

@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../examples/grpo-sql/demo.js';
+import { readRunMetrics } from '../../src/train/training-run.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+describe('examples/grpo-sql (npm run demo), quick configuration', () => {
+  it('runs baselines, SFT and GRPO on SQLEnv with the tiny ONNX model and writes the dashboard', async () => {
+    const runDir = join(await mkdtemp(join(tmpdir(), 'sqlenv-demo-')), 'run');
+    dirs.push(join(runDir, '..'));
+    const lines: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+    let code: number;
+    try {
+      code = await main(['--quick', '--run-dir', runDir]);
+    } finally {
+      log.mockRestore();
+    }
+    expect(code).toBe(0);
+    const out = lines.join('\n');
+    expect(out).toMatch(/\| oracle \(upper bound\)\s+\| 100\.0%/);
+    expect(out).toMatch(/\| model \+ SFT \+ GRPO/);
+    expect(out).toMatch(/WARNING: group size K = 2 < 4/);
+    expect(out).toMatch(/tool-call format check: [\d.]+% before SFT → [\d.]+% after/);
+    expect(out).toMatch(/memory estimate: /);
+
+    const records = await readRunMetrics(runDir);
+    expect(records.filter((r) => r.kind === 'sft').length).toBeGreaterThan(0);
+    expect(records.filter((r) => r.kind === 'train').map((r) => r.step)).toEqual([1, 2]);
+    expect(records.some((r) => r.kind === 'eval' && r.label === 'final' && r.split === 'eval')).toBe(true);
+    const trace = records.find((r) => r.kind === 'trace' && r.split === 'smoke');
+    expect(trace?.['question']).toBeTypeOf('string');
+    expect(existsSync(join(runDir, 'dashboard.html'))).toBe(true);
+    expect(existsSync(join(runDir, 'plots', 'reward.svg'))).toBe(true);
+    expect(existsSync(join(runDir, 'checkpoints', 'step-000002', 'weights.safetensors'))).toBe(true);
+  }, 180_000);
+});

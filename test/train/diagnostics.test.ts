@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { expectedDeadGroupRate, smallGroupWarning } from '../../src/train/diagnostics/dead-groups.js';
+import { AlarmMonitor, type AlarmStepInput } from '../../src/train/diagnostics/alarms.js';
+import { nonFiniteEntries } from '../../src/train/diagnostics/finite-guard.js';
+import { clipGlobalNorm, globalNorm } from '../../src/train/optim/grad-clip.js';
+import { learningRateAt } from '../../src/train/optim/lr-schedule.js';
+
+describe('expectedDeadGroupRate', () => {
+  it('is p^K + (1−p)^K', () => {
+    expect(expectedDeadGroupRate(0.18, 2)).toBeCloseTo(0.18 ** 2 + 0.82 ** 2, 12);
+    expect(expectedDeadGroupRate(0.18, 2)).toBeCloseTo(0.7048, 4);
+    expect(expectedDeadGroupRate(0.5, 8)).toBeCloseTo(2 / 256, 12);
+    expect(expectedDeadGroupRate(0, 4)).toBe(1);
+    expect(() => expectedDeadGroupRate(1.5, 4)).toThrow(RangeError);
+  });
+});
+
+describe('smallGroupWarning', () => {
+  it('warns for K < 4, explains ±1 and prints the dead-group rate', () => {
+    const w = smallGroupWarning(2, 0.18)!;
+    expect(w).toMatch(/K = 2 < 4/);
+    expect(w).toMatch(/±1/);
+    expect(w).toMatch(/70\.5%/);
+    expect(smallGroupWarning(1)).toMatch(/zero variance/);
+    expect(smallGroupWarning(4)).toBeUndefined();
+  });
+});
+
+describe('AlarmMonitor', () => {
+  const quiet: Omit<AlarmStepInput, 'step'> = { rewardMean: 0.3, fracRewardZeroStd: 0, fracIdenticalGroups: 0, toolErrorRate: 0, kl: 0.01 };
+
+  it('raises reward_flat after N flat steps, not before', () => {
+    const m = new AlarmMonitor({ rewardFlatSteps: 5 });
+    const kinds = [1, 2, 3, 4, 5].map((step) => m.observe({ ...quiet, step }).map((a) => a.kind));
+    expect(kinds.slice(0, 4).flat()).toEqual([]);
+    expect(kinds[4]).toEqual(['reward_flat']);
+  });
+
+  it('does not flag a moving reward', () => {
+    const m = new AlarmMonitor({ rewardFlatSteps: 5 });
+    const all = [1, 2, 3, 4, 5, 6].flatMap((step) => m.observe({ ...quiet, step, rewardMean: step * 0.1 }));
+    expect(all).toEqual([]);
+  });
+
+  it('flags dead groups, identical completions and exploding KL', () => {
+    const m = new AlarmMonitor();
+    expect(m.observe({ ...quiet, step: 1, fracRewardZeroStd: 0.9 }).map((a) => a.kind)).toEqual(['zero_std_high']);
+    expect(m.observe({ ...quiet, step: 2, fracIdenticalGroups: 0.75 }).map((a) => a.kind)).toEqual(['identical_completions']);
+    expect(m.observe({ ...quiet, step: 3, kl: 0.02 })).toEqual([]);
+    const kl = m.observe({ ...quiet, step: 4, kl: 0.5 });
+    expect(kl.map((a) => a.kind)).toEqual(['kl_exploding']);
+    expect(kl[0]!.message).toMatch(/beta/);
+  });
+
+  it('flags a rising tool-error rate', () => {
+    const m = new AlarmMonitor({ toolErrorWindow: 3 });
+    const out = [0, 0, 0, 0.5, 0.6, 0.7].flatMap((rate, i) => m.observe({ ...quiet, step: i + 1, toolErrorRate: rate, rewardMean: i }));
+    expect(out.map((a) => a.kind)).toEqual(['tool_errors_rising']);
+  });
+
+  it('does not repeat the same alarm every step', () => {
+    const m = new AlarmMonitor({ rewardFlatSteps: 10 });
+    const out = [1, 2, 3].flatMap((step) => m.observe({ ...quiet, step, rewardMean: step, fracRewardZeroStd: 1 }));
+    expect(out.length).toBe(1);
+  });
+});
+
+describe('nonFiniteEntries', () => {
+  it('names the bad scalars and the first bad index of arrays', () => {
+    expect(nonFiniteEntries({ loss: 1, g: new Float32Array([0, 1]) })).toEqual([]);
+    expect(nonFiniteEntries({ loss: Number.NaN, g: new Float32Array([0, Infinity, NaN]) })).toEqual(['loss', 'g[1]']);
+  });
+});
+
+describe('gradient clipping and LR schedule', () => {
+  it('clips to the global norm and returns the pre-clip norm', () => {
+    const g = [new Float32Array([3]), new Float32Array([4])];
+    expect(clipGlobalNorm(g, 1)).toBeCloseTo(5, 6);
+    expect(globalNorm(g)).toBeCloseTo(1, 4);
+    const h = [new Float64Array([0.3, 0.4])];
+    clipGlobalNorm(h, 1);
+    expect([...h[0]!]).toEqual([0.3, 0.4]);
+  });
+
+  it('warms up linearly, then decays', () => {
+    expect(learningRateAt(0, { lr: 1e-3, warmupSteps: 4 })).toBeCloseTo(2.5e-4, 12);
+    expect(learningRateAt(3, { lr: 1e-3, warmupSteps: 4 })).toBeCloseTo(1e-3, 12);
+    expect(learningRateAt(100, { lr: 1e-3, warmupSteps: 4 })).toBe(1e-3);
+    expect(learningRateAt(9, { lr: 1e-3, totalSteps: 10, decay: 'linear' })).toBeCloseTo(1e-4, 12);
+    expect(learningRateAt(5, { lr: 1e-3, totalSteps: 10, decay: 'cosine' })).toBeCloseTo(5e-4, 12);
+  });
+});

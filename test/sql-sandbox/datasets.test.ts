@@ -213,7 +213,7 @@ describe.skipIf(!existsSync(join(spiderSample, 'train_spider.json')))('Spider sa
   });
 });
 
-describe.skipIf(!existsSync(join(bundledDataDir(), 'smoke.json')))('bundled dataset (when built)', () => {
+describe('bundled dataset (committed in data/bundled)', () => {
   it("loads the smoke split from the package's data/bundled with every gold query running", async () => {
     const ds = await loadDataset('bundled', 'smoke');
     try {

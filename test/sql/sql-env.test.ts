@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkEnv, make } from '../../src/gym/index.js';
-import { SQLEnv, SqlDataset, SqlEnvError, bundledDataDir, capObservationText, SQL_ERROR_TYPES, renderObservation, type SqlErrorType } from '../../envs/sql/index.js';
+import { SQLEnv, SqlDataset, SqlEnvError, capObservationText, SQL_ERROR_TYPES, renderObservation, type SqlErrorType } from '../../envs/sql/index.js';
 import { useFixtureEnv } from './fixture-env.js';
 
 let dbHash: string;
@@ -293,7 +293,7 @@ describe('SQLEnv resources and registration', () => {
   });
 });
 
-describe.skipIf(!existsSync(join(bundledDataDir(), 'smoke.json')))('SQLEnv-v0 on the bundled data', () => {
+describe('SQLEnv-v0 on the bundled data', () => {
   it('passes checkEnv with the registered defaults (smoke split)', async () => {
     const env = make('SQLEnv-v0', { split: 'smoke' });
     await expect(checkEnv(env)).resolves.not.toThrow();

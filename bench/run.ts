@@ -3,7 +3,7 @@
  * command line, e.g. `npm run bench -- gym sql`) and rewrites BENCHMARKS.md with the command,
  * the machine and each section.
  */
-import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import { cpus, totalmem, platform, arch } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,12 +18,7 @@ const files = readdirSync(here)
   .sort();
 
 const outFile = join(root, 'BENCHMARKS.md');
-const previous = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
-const sections = new Map<string, string>();
-// Keep sections of benches not run this time, so `npm run bench -- gym` updates one section.
-for (const m of previous.matchAll(/<!-- bench:(\S+) -->\n([\s\S]*?)<!-- \/bench:\1 -->/g)) {
-  sections.set(m[1]!, m[2]!);
-}
+const fresh = new Map<string, string>();
 
 const machine = `${platform()} ${arch()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 for (const file of files) {
@@ -34,17 +29,28 @@ for (const file of files) {
   const section = await mod.default();
   const secs = ((performance.now() - t0) / 1000).toFixed(0);
   const stamp = `_Measured ${new Date().toISOString().slice(0, 10)} on ${machine} by \`npm run bench -- ${name}\` (${secs} s)._`;
-  sections.set(name, `## ${section.title}\n\n${stamp}\n\n${section.markdown.trim()}\n\n`);
+  fresh.set(name, `## ${section.title}\n\n${stamp}\n\n${section.markdown.trim()}\n\n`);
   process.stdout.write(`${section.markdown.trim()}\n\n`);
 }
 
+// Read the file only now, after the (minutes-long) benches, and merge: sections of benches not
+// run this time are kept, so `npm run bench -- gym` updates one section and two bench runs in
+// parallel do not erase each other's results. The write is a rename, so readers never see half a file.
+const previous = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
+const sections = new Map<string, string>();
+for (const m of previous.matchAll(/<!-- bench:(\S+) -->\n([\s\S]*?)<!-- \/bench:\1 -->/g)) {
+  sections.set(m[1]!, m[2]!);
+}
+for (const [name, text] of fresh) sections.set(name, text);
 const body = [...sections.entries()]
   .sort(([a], [b]) => a.localeCompare(b))
   .map(([name, text]) => `<!-- bench:${name} -->\n${text}<!-- /bench:${name} -->`)
   .join('\n\n');
+const tmpFile = `${outFile}.${process.pid}.tmp`;
 writeFileSync(
-  outFile,
+  tmpFile,
   `# Benchmarks\n\nRegenerate with \`npm run bench\` (all) or \`npm run bench -- NAME\` (one section). ` +
     `Each section names its command, machine and the reference measured beside it in the same run.\n\n${body}\n`,
 );
+renameSync(tmpFile, outFile);
 console.log(`wrote ${outFile}`);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Env } from '../../src/gym/env.js';
 import { Rng } from '../../src/gym/rng.js';
+import { createServer, RemoteEnv, silentLogger } from '../../src/remote/index.js';
 import { actionFromText, rolloutEpisodes } from '../../src/train/rollout/multi-turn-rollout.js';
 import { EnvPool } from '../../src/train/rollout/env-pool.js';
 import { episodeMetrics, groupMetrics } from '../../src/train/metrics/episode-metrics.js';
@@ -88,5 +90,24 @@ describe('rollout limits', () => {
       rolloutEpisodes(new BigramPolicy(), letterTask, [{ env: pool.take(1)[0]!, spec: { seed: 12345 }, group: 0 }], { ...options, maxTotalTokens: 4 }, new Rng(0)),
     ).rejects.toThrow(RolloutConfigError);
     await pool.close();
+  });
+});
+
+describe('rolloutEpisodes over the network', () => {
+  it('gives the same episodes through a RemoteEnv (OpenEnv server) as in process', async () => {
+    const server = createServer({ envId: 'LetterEnv', createEnv: () => new LetterEnv(2), logger: silentLogger });
+    await server.listen(0, '127.0.0.1');
+    try {
+      const rollout = async (envs: Env<string, unknown>[]) =>
+        rolloutEpisodes(new BigramPolicy(), letterTask, envs.map((env, i) => ({ env, spec: { seed: i }, group: 0 })), options, new Rng(9));
+      const local = await rollout([new LetterEnv(2), new LetterEnv(2)]);
+      const remoteEnvs = await Promise.all([0, 1].map(() => RemoteEnv.connect<string, unknown>(server.url)));
+      const remote = await rollout(remoteEnvs);
+      await Promise.all(remoteEnvs.map((e) => e.close()));
+      expect(remote.map((e) => e.tokens)).toEqual(local.map((e) => e.tokens));
+      expect(remote.map((e) => e.turns.map((t) => t.reward))).toEqual(local.map((e) => e.turns.map((t) => t.reward)));
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -20,7 +20,7 @@ export interface TrainConfig {
   runDir: string;
   seed: number;
   model: { path: string; device: 'cpu' | 'cuda' | 'webgpu'; lora: { rank: number; alpha: number; targets: string[] } };
-  env: { id: string; dataset: string; trainSplit: string; evalSplits: string[]; stepBudget: number; compactTools: boolean; kwargs: Record<string, unknown> };
+  env: { id: string; dataset: string; trainSplit: string; evalSplits: string[]; stepBudget: number; compactTools: boolean; trainDifficulties: string[]; kwargs: Record<string, unknown> };
   rollout: {
     numGenerations: number;
     questionsPerStep: number;
@@ -129,6 +129,7 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       evalSplits: { type: 'array', items: { type: 'string' }, description: 'Held-out splits evaluated periodically and at the end.', default: ['eval', 'eval_unseen_db'] },
       stepBudget: int('Tool calls per episode before it is cut off.', 10, 1),
       compactTools: bool('Show the model short tool signatures (names and argument names only) instead of the full JSON Schemas: saves hundreds of prompt tokens for small models.', false),
+      trainDifficulties: { type: 'array', items: { type: 'string' }, description: "Train (SFT and GRPO) only on the train split's questions of these difficulties, e.g. ['easy']; empty = all. Held-out splits are never filtered.", default: [] },
       kwargs: { type: 'object', description: 'Extra keyword arguments passed to make(id, kwargs) (e.g. reward weights, actionMode).', default: {} },
     }),
     rollout: obj('How episodes are sampled.', {

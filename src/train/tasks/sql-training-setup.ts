@@ -91,7 +91,9 @@ export async function createSqlTrainingSetup(
     }
     const modelDir = config.model.path === 'tiny' ? await ensureTinyModel(join(config.runDir, 'model'), { seed: config.seed, ...options.tinyModel }) : config.model.path;
     const model = await loadModel(modelDir);
-    const engine = { provider: config.model.device };
+    // One thread per op on CPU: multi-threaded kernel reductions sum in a timing-dependent order, so
+    // two runs with the same seed drift apart; with one thread a seed reproduces its numbers exactly.
+    const engine = { provider: config.model.device, ...(config.model.device === 'cpu' ? { intraOpThreads: 1 } : {}) };
     const lora = config.model.lora;
     const unknown = lora.targets.filter((t) => !(PROJECTIONS as readonly string[]).includes(t));
     if (unknown.length) throw new Error(`model.lora.targets: unknown projection(s) ${unknown.join(', ')}; choose from ${PROJECTIONS.join(', ')}`);
@@ -104,13 +106,27 @@ export async function createSqlTrainingSetup(
       if (!d) throw new Error(`split "${split}" was not loaded; add it to env.evalSplits or env.trainSplit`);
       return d;
     };
+    // The train split may be narrowed to some difficulties (a curriculum); held-out splits never are.
+    const difficulties = new Set(config.env.trainDifficulties);
+    const idsBySplit = new Map<string, string[]>();
+    const questionIds = (split: string): string[] => {
+      let ids = idsBySplit.get(split);
+      if (!ids) {
+        const all = dataset(split).questions;
+        const kept = split === config.env.trainSplit && difficulties.size > 0 ? all.filter((q) => difficulties.has(q.difficulty ?? '')) : all;
+        if (kept.length === 0) throw new Error(`env.trainDifficulties ${[...difficulties].join(', ')}: no question of split "${split}" has one of these difficulties`);
+        ids = kept.map((q) => q.id);
+        idsBySplit.set(split, ids);
+      }
+      return ids;
+    };
     const envOptions = (split: string): SqlEnvOptions => ({ ...(config.env.kwargs as SqlEnvOptions), dataset: dataset(split), stepBudget: config.env.stepBudget, pool });
     const setup: TrainingSetup<SqlObservation> = {
       config,
       policy,
-      task: sqlRolloutTask((split) => dataset(split).questions.map((q) => q.id), { compactTools: config.env.compactTools }),
+      task: sqlRolloutTask(questionIds, { compactTools: config.env.compactTools }),
       makeEnv: (split) => new SQLEnv(envOptions(split)),
-      questionCount: (split) => dataset(split).questions.length,
+      questionCount: (split) => questionIds(split).length,
       makeOracle: () => new OracleAgent(dataset(config.env.trainSplit), { stepBudget: config.env.stepBudget }),
       ...(options.print ? { print: options.print } : {}),
     };

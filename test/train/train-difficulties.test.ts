@@ -1,0 +1,33 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveTrainConfig } from '../../src/train/config/load-config.js';
+import { createSqlTrainingSetup } from '../../src/train/tasks/sql-training-setup.js';
+
+describe('env.trainDifficulties', () => {
+  it('defaults to all questions', () => {
+    expect(resolveTrainConfig({}).env.trainDifficulties).toEqual([]);
+  });
+
+  it('narrows the train split only, never the held-out splits', async () => {
+    const runDir = mkdtempSync(join(tmpdir(), 'sqlenv-difficulties-'));
+    const config = resolveTrainConfig({ runDir, env: { trainSplit: 'smoke', evalSplits: ['eval'], trainDifficulties: ['easy'] } });
+    const res = await createSqlTrainingSetup(config);
+    try {
+      const smoke = res.datasets.get('smoke')!.questions;
+      const easy = smoke.filter((q) => q.difficulty === 'easy');
+      expect(easy.length).toBeGreaterThan(0);
+      expect(easy.length).toBeLessThan(smoke.length);
+      expect(res.setup.questionCount('smoke')).toBe(easy.length);
+      for (let i = 0; i < easy.length + 2; i++) {
+        const id = res.setup.task.episodeSpec?.(i, 'smoke')?.options?.['questionId'];
+        expect(easy.map((q) => q.id)).toContain(id);
+      }
+      expect(res.setup.questionCount('eval')).toBe(res.datasets.get('eval')!.questions.length);
+    } finally {
+      await res.close();
+      rmSync(runDir, { recursive: true, force: true });
+    }
+  });
+});

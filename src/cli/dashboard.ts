@@ -4,29 +4,20 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DashboardServer } from '../train/dashboard/dashboard-server.js';
+import { parseCommandArgs } from './command-args.js';
 
 const USAGE = 'usage: sqlenv dashboard RUN_DIR [--port 8080] [--host 127.0.0.1]';
 
 /** Entry point of `sqlenv dashboard`; resolves when the server is stopped (Ctrl-C). */
 export async function run(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { port: { type: 'string', default: '8080' }, host: { type: 'string', default: '127.0.0.1' }, help: { type: 'boolean', short: 'h', default: false } },
-    });
-  } catch (err) {
-    console.error(`sqlenv dashboard: ${(err as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandArgs('dashboard', USAGE, {
+    args: argv,
+    allowPositionals: true,
+    options: { port: { type: 'string', default: '8080' }, host: { type: 'string', default: '127.0.0.1' }, help: { type: 'boolean', short: 'h', default: false } },
+  });
+  if (!parsed.ok) return parsed.exitCode;
+  const { values, positionals } = parsed.args;
   const runDir = positionals[0];
   if (!runDir) {
     console.error(USAGE);

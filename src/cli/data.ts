@@ -4,9 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { computeDatasetStats, formatDatasetStats } from '../../data/lib/dataset-stats.js';
 import { bundledRoot } from '../../data/lib/spider-layout.js';
+import { parseCommandArgs } from './command-args.js';
 
 const USAGE = `usage: sqlenv data stats [--dataset bundled|spider:DIR|DIR] [--split NAME ...] [--json]
 
@@ -44,7 +44,7 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`sqlenv data: unknown subcommand "${sub}"\n\n${USAGE}`);
     return 2;
   }
-  const { values } = parseArgs({
+  const parsed = parseCommandArgs('data', USAGE, {
     args: rest,
     options: {
       dataset: { type: 'string', default: 'bundled' },
@@ -53,10 +53,8 @@ export async function run(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (!parsed.ok) return parsed.exitCode;
+  const { values } = parsed.args;
   let root: string;
   try {
     root = datasetRoot(values.dataset);

@@ -3,7 +3,6 @@
  * success rate, mean return, mean steps and error counts. With `--json` the last line printed is
  * one JSON object.
  */
-import { parseArgs } from 'node:util';
 import type { SqlAgent } from '../../envs/sql/agents/agent.js';
 import { NoisyAgent } from '../../envs/sql/agents/noisy-agent.js';
 import { OracleAgent } from '../../envs/sql/agents/oracle-agent.js';
@@ -16,6 +15,7 @@ import type { SqlDataset } from '../../envs/sql/datasets/sql-dataset.js';
 import type { AnswerMode } from '../../envs/sql/judge/judge-config.js';
 import { QueryPool } from '../../envs/sql/sandbox/query-pool.js';
 import { SQLEnv } from '../../envs/sql/sql-env.js';
+import { parseCommandArgs } from './command-args.js';
 
 const USAGE = `usage: sqlenv eval --agent random|oracle|noisy [--dataset bundled|spider:DIR|bird:DIR|DIR]
                    [--split NAME] [--episodes N] [--seed S] [--step-budget N]
@@ -31,31 +31,23 @@ const AGENTS = ['random', 'oracle', 'noisy'] as const;
 
 /** Entry point of `sqlenv eval`; returns the exit code. */
 export async function run(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        agent: { type: 'string', default: 'random' },
-        dataset: { type: 'string', default: 'bundled' },
-        split: { type: 'string', default: 'train' },
-        episodes: { type: 'string', default: '20' },
-        seed: { type: 'string', default: '0' },
-        'step-budget': { type: 'string', default: '10' },
-        'action-mode': { type: 'string', default: 'tolerant' },
-        'answer-mode': { type: 'string', default: 'value' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    console.error(`sqlenv eval: ${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandArgs('eval', USAGE, {
+    args: argv,
+    options: {
+      agent: { type: 'string', default: 'random' },
+      dataset: { type: 'string', default: 'bundled' },
+      split: { type: 'string', default: 'train' },
+      episodes: { type: 'string', default: '20' },
+      seed: { type: 'string', default: '0' },
+      'step-budget': { type: 'string', default: '10' },
+      'action-mode': { type: 'string', default: 'tolerant' },
+      'answer-mode': { type: 'string', default: 'value' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (!parsed.ok) return parsed.exitCode;
+  const { values } = parsed.args;
   const agentName = values.agent;
   const episodes = Number(values.episodes);
   const seed = Number(values.seed);

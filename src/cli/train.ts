@@ -3,10 +3,10 @@
  * a JSON or YAML config; writes a run directory with metrics.jsonl, checkpoints and a dashboard.
  * Re-running with the same runDir resumes from its last checkpoint.
  */
-import { parseArgs } from 'node:util';
 import { configDocsTable, loadTrainConfig, TrainConfigError } from '../train/config/load-config.js';
 import { createSqlTrainingSetup } from '../train/tasks/sql-training-setup.js';
 import { runTraining } from '../train/training-run.js';
+import { parseCommandArgs } from './command-args.js';
 
 const USAGE = `usage: sqlenv train --config FILE [--set key.path=value ...] [--print-config] [--options]
 
@@ -17,26 +17,18 @@ const USAGE = `usage: sqlenv train --config FILE [--set key.path=value ...] [--p
 
 /** Entry point of `sqlenv train`. */
 export async function run(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        config: { type: 'string' },
-        set: { type: 'string', multiple: true },
-        'print-config': { type: 'boolean', default: false },
-        options: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    console.error(`sqlenv train: ${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandArgs('train', USAGE, {
+    args: argv,
+    options: {
+      config: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      'print-config': { type: 'boolean', default: false },
+      options: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (!parsed.ok) return parsed.exitCode;
+  const { values } = parsed.args;
   if (values.options) {
     console.log(configDocsTable());
     return 0;

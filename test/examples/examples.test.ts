@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { countingAgent, runCustomAgent } from '../../examples/custom-agent.js';
+import { runVectorRollout } from '../../examples/vector-rollout.js';
+
+describe('examples/custom-agent.ts', () => {
+  it('answers counting questions by querying the table the question names', () => {
+    const obs = { question: 'How many singers are there?', evidence: '', dbId: 'x', tables: ['concert', 'singers'], schema: '', result: '', error: '', step: 0, budgetRemaining: 10, history: [] };
+    expect(countingAgent(obs)).toEqual({ name: 'query', arguments: { sql: 'SELECT COUNT(*) FROM "singers"' } });
+    expect(countingAgent({ ...obs, step: 1, result: '| COUNT(*) |\n| 42 |\n(1 row)' })).toEqual({ name: 'answer', arguments: { value: '42' } });
+  });
+
+  it('plays full episodes of counting questions on the bundled train split and solves some, not all', async () => {
+    const lines: string[] = [];
+    const report = await runCustomAgent({ split: 'train', episodes: 30, log: (l) => lines.push(l) });
+    expect(report.episodes).toBe(30);
+    expect(lines).toHaveLength(31);
+    expect(lines.slice(0, 30).every((l) => /how many|number of/i.test(l))).toBe(true);
+    expect(report.correct).toBeGreaterThan(0);
+    expect(report.correct).toBeLessThan(30);
+  });
+});
+
+describe('examples/vector-rollout.ts', () => {
+  it('runs oracle agents in a SyncVectorEnv with autoreset and solves every finished episode', async () => {
+    const report = await runVectorRollout({ numEnvs: 4, steps: 30, log: () => undefined });
+    expect(report.episodes).toBeGreaterThanOrEqual(8);
+    expect(report.correct).toBe(report.episodes);
+  });
+});

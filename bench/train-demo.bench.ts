@@ -1,12 +1,15 @@
 /**
  * The bundled example over three seeds: held-out success of the untrained model, after SFT and
  * after GRPO, mean and spread, with the wall time per run. Slow (three full demo runs); run it
- * alone: `npm run bench -- train-demo`.
+ * alone: `npm run bench -- train-demo`. Seeds run as separate processes, as many at once as there
+ * are cores (each uses one onnxruntime thread), so the wall times below are measured under that load.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runDemo, type DemoResult } from '../examples/grpo-sql/demo.js';
+import { fileURLToPath } from 'node:url';
+import type { DemoResult } from '../examples/grpo-sql/demo.js';
 import { mdTable, type BenchSection } from './harness.js';
 
 const SEEDS = [0, 1, 2];
@@ -23,20 +26,45 @@ function meanReturn(values: number[]): string {
   return `${mean.toFixed(3)} ± ${sd.toFixed(3)}`;
 }
 
+/** Runs one seed of the demo in its own process (one onnxruntime thread each, so seeds run side by side). */
+function runSeed(seed: number, dir: string): Promise<DemoResult> {
+  const resultFile = join(dir, 'result.json');
+  const demo = fileURLToPath(new URL('../examples/grpo-sql/demo.js', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [demo, '--seed', String(seed), '--run-dir', join(dir, 'run'), '--result-json', resultFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail = '';
+    const keep = (chunk: Buffer) => {
+      tail = (tail + chunk.toString()).slice(-4000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`demo seed ${seed} exited with ${code}:\n${tail}`));
+      readFile(resultFile, 'utf8').then((text) => resolve(JSON.parse(text) as DemoResult), reject);
+    });
+  });
+}
+
 export default async function bench(): Promise<BenchSection> {
   const root = await mkdtemp(join(tmpdir(), 'sqlenv-demo-bench-'));
   const results: DemoResult[] = [];
+  const parallel = Math.max(1, Math.min(SEEDS.length, availableParallelism()));
   try {
-    for (const seed of SEEDS) {
-      const r = await runDemo(['--seed', String(seed), '--run-dir', join(root, `seed-${seed}`)]);
-      if (r) results.push(r);
+    for (let i = 0; i < SEEDS.length; i += parallel) {
+      const batch = SEEDS.slice(i, i + parallel);
+      results.push(...(await Promise.all(batch.map(async (seed) => {
+        const dir = join(root, `seed-${seed}`);
+        await mkdir(dir, { recursive: true });
+        return runSeed(seed, dir);
+      }))));
     }
   } finally {
     await rm(root, { recursive: true, force: true });
   }
   const splits = results[0]?.config.env.evalSplits ?? [];
   const rows: (string | number)[][] = [];
-  for (const [label, name] of [['untrained', 'tiny model, untrained'], ['sft', '+ SFT'], ['final', '+ SFT + GRPO']] as const) {
+  for (const [label, name] of [['untrained', 'base model (before SFT)'], ['sft', '+ SFT'], ['final', '+ SFT + GRPO']] as const) {
     rows.push([
       name,
       ...splits.map((s) => stats(results.map((r) => r.summary.evaluations[label]?.[s]?.success ?? 0))),
@@ -47,17 +75,21 @@ export default async function bench(): Promise<BenchSection> {
   if (oracle) {
     rows.push(['oracle (upper bound)', ...splits.map((s) => `${((oracle.bySplit[s]?.success ?? 0) * 100).toFixed(1)}%`), ...splits.map((s) => (oracle.bySplit[s]?.meanReturn ?? 0).toFixed(3))]);
   }
+  const pts = (r: DemoResult, s: string) => ((r.summary.evaluations['final']?.[s]?.success ?? 0) - (r.summary.evaluations['sft']?.[s]?.success ?? 0)) * 100;
+  const deltas = results.map((r, i) => `seed ${SEEDS[i]}: ${splits.map((s) => `${s} ${pts(r, s) >= 0 ? '+' : ''}${pts(r, s).toFixed(1)}`).join(', ')}`);
   const formatAfter = results.map((r) => r.summary.formatCheck.after?.share ?? 0);
   const walls = results.map((r) => r.summary.wallSeconds / 60);
   return {
     title: 'Bundled GRPO example (npm run demo), 3 seeds',
     markdown: [
-      `Default configuration (examples/grpo-sql/config.json), seeds ${SEEDS.join(', ')}; greedy held-out success and mean episode return on the first ${results[0]?.config.eval.episodes ?? '?'} questions of each split, mean ± sample std over seeds.`,
+      `Default configuration (examples/grpo-sql/config.json), seeds ${SEEDS.join(', ')}; greedy held-out success and mean episode return on the same ${results[0]?.config.eval.episodes ?? '?'} questions of each split (a fixed sample of its databases and difficulties), mean ± sample std over seeds.`,
       '',
       mdTable(['policy', ...splits.map((s) => `${s} success`), ...splits.map((s) => `${s} mean return`)], rows),
       '',
+      `Held-out success change from SFT to SFT + GRPO, in points: ${deltas.join('; ')}.`,
+      '',
       `Post-SFT tool-call format check (share of calls with exactly the schema's arguments): ${stats(formatAfter)}. ` +
-        `Training wall time per run: ${walls.map((w) => `${w.toFixed(1)} min`).join(', ')}.`,
+        `Wall time per run (${parallel} run${parallel > 1 ? 's' : ''} at a time on this machine): ${walls.map((w) => `${w.toFixed(1)} min`).join(', ')}.`,
     ].join('\n'),
   };
 }

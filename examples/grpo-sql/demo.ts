@@ -1,7 +1,8 @@
 /**
  * The bundled GRPO example: `npm run demo`.
  *
- * 1. builds (or loads) the tiny model and its tokenizer — or loads `--model DIR` with LoRA;
+ * 1. loads the bundled pre-trained tiny base (models/tiny-sql; `npm run model:pretrain` rebuilds
+ *    it) — or builds a random tiny model (`--set model.path='"tiny"'`), or loads `--model DIR` with LoRA;
  * 2. evaluates the random, noisy and oracle baselines on the held-out splits;
  * 3. runs the training pipeline: untrained evaluation, SFT warm-up on oracle trajectories with
  *    the tool-call format check before and after, GRPO, held-out evaluation after each phase;
@@ -10,8 +11,9 @@
  *
  * Options: --config FILE (default examples/grpo-sql/config.json), --quick (a seconds-long
  * smoke configuration), --model DIR, --device cpu|cuda|webgpu, --lora-rank R, --run-dir DIR,
- * --seed S, --set key.path=value (repeatable).
+ * --seed S, --set key.path=value (repeatable), --result-json FILE (write the results as JSON).
  */
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -32,7 +34,8 @@ import { createSqlTrainingSetup } from '../../src/train/tasks/sql-training-setup
 import { runTraining, type SplitSuccess, type TrainingSummary } from '../../src/train/training-run.js';
 
 const USAGE = `usage: npm run demo -- [--quick] [--config FILE] [--model DIR] [--device cpu|cuda|webgpu]
-                        [--lora-rank R] [--run-dir DIR] [--seed S] [--set key.path=value ...]`;
+                        [--lora-rank R] [--run-dir DIR] [--seed S] [--set key.path=value ...]
+                        [--result-json FILE]`;
 
 /** One row of the results table: success and mean return per held-out split. */
 export interface ResultRow {
@@ -64,8 +67,8 @@ function flagOverrides(values: Record<string, string | boolean | string[] | unde
   return [...sets, ...((values['set'] as string[] | undefined) ?? [])];
 }
 
-async function baseline(name: string, agent: SqlAgent, dataset: SqlDataset, config: TrainConfig, episodes: number): Promise<SplitSuccess[string]> {
-  const questionIds = dataset.questions.slice(0, episodes).map((q) => q.id);
+/** Plays `agent` on the questions the model is evaluated on (the run's order of the split). */
+async function baseline(agent: SqlAgent, dataset: SqlDataset, config: TrainConfig, questionIds: readonly string[]): Promise<SplitSuccess[string]> {
   const report = await runEpisodes(() => new SQLEnv({ dataset, stepBudget: config.env.stepBudget }), agent, { episodes: questionIds.length, seed: config.seed, questionIds });
   return { success: report.success_rate, meanReturn: report.mean_return, episodes: report.episodes };
 }
@@ -118,6 +121,7 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
       'run-dir': { type: 'string' },
       seed: { type: 'string' },
       set: { type: 'string', multiple: true },
+      'result-json': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -148,6 +152,8 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
     console.log(`memory estimate: ${formatBytes(memory.total)} (weights ${formatBytes(memory.weights)}, gradients+Adam ${formatBytes(memory.optimizer)}, activations ${formatBytes(memory.activations)})`);
 
     const splits = config.env.evalSplits;
+    const evalQuestionIds = (split: string): string[] =>
+      Array.from({ length: Math.min(config.eval.episodes, setup.questionCount(split)) }, (_, i) => String(setup.task.episodeSpec?.(i, split)?.options?.['questionId']));
     const rows: ResultRow[] = [];
     const agents: [string, (d: SqlDataset) => SqlAgent][] = [
       ['random agent', () => new RandomAgent(config.seed)],
@@ -156,22 +162,26 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
     ];
     for (const [name, make] of agents) {
       const bySplit: SplitSuccess = {};
-      for (const split of splits) bySplit[split] = await baseline(name, make(datasets.get(split)!), datasets.get(split)!, config, config.eval.episodes);
+      for (const split of splits) bySplit[split] = await baseline(make(datasets.get(split)!), datasets.get(split)!, config, evalQuestionIds(split));
       rows.push({ policy: name, bySplit });
     }
-    console.log(`\nbaselines on the first ${config.eval.episodes} questions of each held-out split:\n${table(rows, splits)}\n`);
+    console.log(`\nbaselines on the ${config.eval.episodes} evaluation questions of each held-out split (a fixed sample of every database and difficulty):\n${table(rows, splits)}\n`);
 
     const summary = await runTraining(setup);
-    const labels: [string, string][] = [['untrained', 'model, untrained'], ['sft', 'model + SFT'], ['final', config.mode === 'sft' ? 'model + SFT (final)' : 'model + SFT + GRPO']];
+    const base = config.model.path === 'tiny' ? 'model, untrained' : config.model.path === 'tiny-sql' ? 'base model (pre-trained on train SQL)' : 'base model';
+    const labels: [string, string][] = [['untrained', base], ['sft', 'model + SFT'], ['final', config.mode === 'sft' ? 'model + SFT (final)' : 'model + SFT + GRPO']];
     for (const [key, name] of labels) if (summary.evaluations[key]) rows.push({ policy: name, bySplit: summary.evaluations[key]! });
 
-    console.log(`\n=== results (greedy decoding, first ${config.eval.episodes} questions per split) ===\n${table(rows, splits)}`);
+    console.log(`\n=== results (greedy decoding, the same ${config.eval.episodes} questions per split) ===\n${table(rows, splits)}`);
     const fc = summary.formatCheck;
     if (fc.before && fc.after) console.log(`tool-call format check: ${(fc.before.share * 100).toFixed(1)}% before SFT → ${(fc.after.share * 100).toFixed(1)}% after`);
     if (summary.firstReward !== undefined) console.log(`GRPO train reward: step 1 ${summary.firstReward.toFixed(3)} → step ${summary.grpoSteps} ${summary.lastReward!.toFixed(3)}`);
     console.log(verdict(summary, splits));
     console.log(`wall time ${formatDuration(Date.now() - started)}; dashboard: ${join(config.runDir, 'dashboard.html')} (live: npx sqlenv dashboard ${config.runDir})`);
-    return { config, summary, rows };
+    const result = { config, summary, rows };
+    // For benchmarks that run seeds as separate processes.
+    if (typeof values['result-json'] === 'string') await writeFile(values['result-json'], JSON.stringify(result));
+    return result;
   } finally {
     await resources.close();
   }

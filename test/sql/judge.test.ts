@@ -154,6 +154,8 @@ describe('judgeValueAnswer', () => {
     ['float within 1%', '34.4', avg, true],
     ['float outside 1%', '36', avg, false],
     ['code fence', '```\n34.5\n```', avg, true],
+    ['a value ending in a full stop', 'Timbaland, Jr.', { sql: 'SELECT name FROM singer WHERE age = 32', rows: [['Timbaland, Jr.']] }, true],
+    ['the full stop still stripped from a sentence', 'Timbaland.', { sql: 'SELECT name FROM singer WHERE age = 32', rows: [['Timbaland']] }, true],
     ['quoted string', '"Timbaland"', { sql: 'SELECT name FROM singer WHERE age = 32', rows: [['Timbaland']] }, true],
   ])('%s', (_label, value, gold, correct) => {
     expect(judgeValueAnswer(value, gold).correct).toBe(correct);

@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { createSqlTrainingSetup } from '../../src/train/tasks/sql-training-setup.js';
 
-describe('env.trainDifficulties', () => {
+describe('env.trainDifficulties and env.evalDifficulties', () => {
   it('defaults to all questions', () => {
     expect(resolveTrainConfig({}).env.trainDifficulties).toEqual([]);
+    expect(resolveTrainConfig({}).env.evalDifficulties).toEqual([]);
   });
 
   it('narrows the train split only, never the held-out splits', async () => {
@@ -27,6 +28,27 @@ describe('env.trainDifficulties', () => {
       expect(res.setup.questionCount('eval')).toBe(res.datasets.get('eval')!.questions.length);
     } finally {
       await res.close();
+      rmSync(runDir, { recursive: true, force: true });
+    }
+  });
+
+  it('narrows the held-out splits with evalDifficulties, and names the option when nothing is left', async () => {
+    const runDir = mkdtempSync(join(tmpdir(), 'sqlenv-difficulties-'));
+    const config = resolveTrainConfig({ runDir, env: { trainSplit: 'smoke', evalSplits: ['eval'], evalDifficulties: ['hard'] } });
+    const res = await createSqlTrainingSetup(config);
+    try {
+      const hard = new Set(res.datasets.get('eval')!.questions.filter((q) => q.difficulty === 'hard').map((q) => q.id));
+      expect(res.setup.questionCount('eval')).toBe(hard.size);
+      for (let i = 0; i < 20; i++) expect(hard.has(String(res.setup.task.episodeSpec?.(i, 'eval')?.options?.['questionId']))).toBe(true);
+      expect(res.setup.questionCount('smoke')).toBe(res.datasets.get('smoke')!.questions.length);
+    } finally {
+      await res.close();
+    }
+    const bad = await createSqlTrainingSetup(resolveTrainConfig({ runDir, env: { trainSplit: 'smoke', evalSplits: ['eval'], evalDifficulties: ['legendary'] } }));
+    try {
+      expect(() => bad.setup.questionCount('eval')).toThrow(/env\.evalDifficulties legendary/);
+    } finally {
+      await bad.close();
       rmSync(runDir, { recursive: true, force: true });
     }
   });

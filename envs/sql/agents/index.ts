@@ -5,3 +5,4 @@ export * from './oracle-agent.js';
 export * from './noisy-agent.js';
 export * from './gold-lookup.js';
 export * from './run-episodes.js';
+export * from './compact-answer.js';

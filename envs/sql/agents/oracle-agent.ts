@@ -3,11 +3,13 @@ import type { ToolCall } from '../../../src/gym/spaces/tool-call.js';
 import type { SqlDataset } from '../datasets/sql-dataset.js';
 import type { SqlObservation } from '../observation/sql-observation.js';
 import type { SqlAgent } from './agent.js';
+import { compactAnswer } from './compact-answer.js';
 import { goldPlan, type GoldPlan } from './gold-lookup.js';
 
 /**
  * The privileged upper baseline: describes the gold SQL's tables, runs the gold SQL, and answers
- * with its result rows (or the gold SQL itself under `answerMode: 'sql'`). It must score 100% on
+ * with its result in the shortest form the judge accepts (see `compactAnswer`; or the gold SQL
+ * itself under `answerMode: 'sql'`). It must score 100% on
  * every question whose gold SQL runs; anything less is a bug in the environment or the judge.
  *
  * @example
@@ -34,11 +36,11 @@ export class OracleAgent implements SqlAgent {
     this.queue = [
       ...this.plan.tables.slice(0, describable).map((table) => ({ name: 'describe', arguments: { table_name: table } })),
       { name: 'query', arguments: { sql: this.plan.goldSql } },
-      { name: 'answer', arguments: { value: this.options.answerWithSql ? this.plan.goldSql : this.plan.rows } },
+      { name: 'answer', arguments: { value: this.options.answerWithSql ? this.plan.goldSql : compactAnswer(this.plan.rows) } },
     ];
   }
 
   act(_obs: SqlObservation, _info: Info): ToolCall {
-    return this.queue.shift() ?? { name: 'answer', arguments: { value: this.plan?.rows ?? [] } };
+    return this.queue.shift() ?? { name: 'answer', arguments: { value: compactAnswer(this.plan?.rows ?? []) } };
   }
 }

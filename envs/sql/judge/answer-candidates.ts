@@ -69,7 +69,11 @@ function collectList(items: unknown[], out: AnswerTable[]): void {
 
 function collectText(raw: string, out: AnswerTable[], depth: number): void {
   const text = cleanAnswerText(raw);
+  // Cleaning can eat part of a real value ("Timbaland, Jr." loses its full stop), so the exact
+  // text is a reading too, ahead of the others so the candidate cap never drops it.
   if (text === '') return;
+  const exact = raw.trim();
+  if (exact !== text) out.push([[exact]]);
   if (/^[[{]/.test(text)) {
     const parsed = parseTolerantJson(text);
     if (parsed.ok && typeof parsed.value !== 'string') collect(parsed.value, out, depth + 1);

@@ -32,7 +32,7 @@ const BUILT_IN_PAIRS: readonly (readonly [string, string, string])[] = [
 
 /**
  * Texts to train the tiny models' tokenizer on: the questions and gold SQL of the bundled
- * dataset (when `data/bundled` exists under `root`) and ChatML transcripts of SQL tool use
+ * dataset's train split (when `data/bundled` exists under `root`) and ChatML transcripts of SQL tool use
  * built from an evenly spaced sample of them (`maxTranscripts`, default 200), so chat markers,
  * JSON punctuation and SQL keywords get their own tokens.
  *
@@ -42,7 +42,8 @@ const BUILT_IN_PAIRS: readonly (readonly [string, string, string])[] = [
 export function tinyModelCorpus(root: string, options: { maxTranscripts?: number } = {}): string[] {
   const pairs: (readonly [string, string, string])[] = [...BUILT_IN_PAIRS];
   const bundled = join(root, 'data', 'bundled');
-  for (const split of ['train', 'eval', 'smoke']) {
+  // Only the train split: held-out questions stay unseen, even by the tokenizer.
+  for (const split of ['train']) {
     const file = join(bundled, `${split}.json`);
     if (!existsSync(file)) continue;
     const records = JSON.parse(readFileSync(file, 'utf8')) as QuestionRecord[];

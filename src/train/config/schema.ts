@@ -19,8 +19,13 @@ export interface TrainConfig {
   mode: TrainMode;
   runDir: string;
   seed: number;
-  model: { path: string; device: 'cpu' | 'cuda' | 'webgpu'; lora: { rank: number; alpha: number; targets: string[] } };
-  env: { id: string; dataset: string; trainSplit: string; evalSplits: string[]; stepBudget: number; compactTools: boolean; trainDifficulties: string[]; kwargs: Record<string, unknown> };
+  model: {
+    path: string;
+    device: 'cpu' | 'cuda' | 'webgpu';
+    lora: { rank: number; alpha: number; targets: string[] };
+    tiny: { layers: number; hidden: number; heads: number; kvHeads: number; intermediate: number; vocabSize: number };
+  };
+  env: { id: string; dataset: string; trainSplit: string; evalSplits: string[]; stepBudget: number; compactTools: boolean; trainDifficulties: string[]; evalDifficulties: string[]; kwargs: Record<string, unknown> };
   rollout: {
     numGenerations: number;
     questionsPerStep: number;
@@ -114,12 +119,20 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
     runDir: str('Run directory: metrics.jsonl, checkpoints/, dashboard.html. Resuming reuses it.', 'runs/grpo-sql'),
     seed: int('Seed for sampling, question order and initial weights; stored in checkpoints with the RNG state.', 0),
     model: obj('The policy model.', {
-      path: str("'tiny' builds the bundled tiny model; otherwise a Hugging Face model directory (config.json, safetensors, tokenizer).", 'tiny'),
+      path: str("'tiny' builds a randomly initialised tiny model (shape: model.tiny); 'tiny-sql' loads the bundled pre-trained tiny base (models/tiny-sql, `npm run model:pretrain`); otherwise a Hugging Face model directory (config.json, safetensors, tokenizer).", 'tiny'),
       device: oneOf('Execution provider for onnxruntime.', ['cpu', 'cuda', 'webgpu'], 'cpu'),
       lora: obj('LoRA adapters (used for real models; the tiny model trains all weights when rank is 0).', {
         rank: int('Adapter rank r; 0 trains the full weights.', 0),
         alpha: num('Adapter scale numerator (effective scale alpha / rank).', 16, { minimum: 0 }),
         targets: { type: 'array', items: { type: 'string' }, description: 'Projection names to adapt.', default: ['q_proj', 'k_proj', 'v_proj', 'o_proj'] },
+      }),
+      tiny: obj("Shape of the bundled tiny model (used when path is 'tiny'; built in the run directory on first use).", {
+        layers: int('Decoder layers.', 2, 1),
+        hidden: int('Hidden size (a multiple of heads).', 128, 8),
+        heads: int('Attention heads.', 4, 1),
+        kvHeads: int('Key/value heads (divides heads: grouped-query attention).', 2, 1),
+        intermediate: int('MLP width.', 384, 8),
+        vocabSize: int('Tokenizer vocabulary trained on the bundled corpus, added tokens included.', 1024, 300),
       }),
     }),
     env: obj('The environment rolled out against.', {
@@ -129,7 +142,8 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       evalSplits: { type: 'array', items: { type: 'string' }, description: 'Held-out splits evaluated periodically and at the end.', default: ['eval', 'eval_unseen_db'] },
       stepBudget: int('Tool calls per episode before it is cut off.', 10, 1),
       compactTools: bool('Show the model short tool signatures (names and argument names only) instead of the full JSON Schemas: saves hundreds of prompt tokens for small models.', false),
-      trainDifficulties: { type: 'array', items: { type: 'string' }, description: "Train (SFT and GRPO) only on the train split's questions of these difficulties, e.g. ['easy']; empty = all. Held-out splits are never filtered.", default: [] },
+      trainDifficulties: { type: 'array', items: { type: 'string' }, description: "Train (SFT and GRPO) only on the train split's questions of these difficulties, e.g. ['easy']; empty = all.", default: [] },
+      evalDifficulties: { type: 'array', items: { type: 'string' }, description: "Evaluate only the held-out splits' questions of these difficulties (a curriculum's held-out set); empty = all.", default: [] },
       kwargs: { type: 'object', description: 'Extra keyword arguments passed to make(id, kwargs) (e.g. reward weights, actionMode).', default: {} },
     }),
     rollout: obj('How episodes are sampled.', {

@@ -48,7 +48,8 @@ export function compactTool(tool: { name: string; description: string; parameter
 }
 
 /**
- * The SQLEnv rollout task. `questionIds(split)` (a split's question ids, in order) makes
+ * The SQLEnv rollout task. `questionIds(split)` (a split's question ids in the order the run
+ * visits them; `createSqlTrainingSetup` uses a fixed shuffle, see `representativeOrder`) makes
  * episode i of that split play question i, so groups and evaluations are reproducible.
  *
  * @example

@@ -17,10 +17,12 @@ import { Policy } from '../../lm/compute/policy.js';
 import { LoraAdapter } from '../../lm/lora/adapter.js';
 import { PROJECTIONS, type ProjectionName } from '../../lm/model/parameters.js';
 import { loadModel, type LanguageModel } from '../../lm/model/language-model.js';
+import { packageRoot } from '../../lm/package-root.js';
 import { createTinyModel, type TinyModelOptions } from '../../lm/tiny/create.js';
 import type { TrainConfig } from '../config/schema.js';
 import { LmTrainablePolicy } from '../policy/lm-policy-adapter.js';
 import type { TrainingSetup } from '../training-run.js';
+import { representativeOrder } from './question-order.js';
 import { sqlRolloutTask } from './sql-task.js';
 
 /** A built SQLEnv training setup and the resources it owns. */
@@ -62,6 +64,26 @@ export async function ensureTinyModel(dir: string, options: TinyModelOptions = {
 }
 
 /**
+ * The model directory a config names: `'tiny'` builds a random tiny model in the run directory,
+ * `'tiny-sql'` is the bundled pre-trained tiny base (`models/tiny-sql`, made by
+ * `npm run model:pretrain`), anything else is a Hugging Face directory.
+ *
+ * @example
+ * ```ts
+ * await resolveModelDir(resolveTrainConfig({ model: { path: 'tiny-sql' } })); // '<package>/models/tiny-sql'
+ * ```
+ */
+export async function resolveModelDir(config: TrainConfig, tinyModel: TinyModelOptions = {}): Promise<string> {
+  if (config.model.path === 'tiny') return ensureTinyModel(join(config.runDir, 'model'), { seed: config.seed, ...config.model.tiny, ...tinyModel });
+  if (config.model.path === 'tiny-sql') {
+    const dir = join(packageRoot(), 'models', 'tiny-sql');
+    if (!existsSync(join(dir, 'config.json'))) throw new Error(`model.path "tiny-sql": the bundled pre-trained model is missing from ${dir}; rebuild it with \`npm run model:pretrain\` or use model.path "tiny"`);
+    return dir;
+  }
+  return config.model.path;
+}
+
+/**
  * Builds the datasets, envs, policy and oracle for a SQLEnv run.
  *
  * @example
@@ -89,7 +111,7 @@ export async function createSqlTrainingSetup(
     for (const split of new Set([config.env.trainSplit, ...config.env.evalSplits])) {
       datasets.set(split, await loadDataset(source, split, { pool }));
     }
-    const modelDir = config.model.path === 'tiny' ? await ensureTinyModel(join(config.runDir, 'model'), { seed: config.seed, ...options.tinyModel }) : config.model.path;
+    const modelDir = await resolveModelDir(config, options.tinyModel);
     const model = await loadModel(modelDir);
     // One thread per op on CPU: multi-threaded kernel reductions sum in a timing-dependent order, so
     // two runs with the same seed drift apart; with one thread a seed reproduces its numbers exactly.
@@ -106,15 +128,16 @@ export async function createSqlTrainingSetup(
       if (!d) throw new Error(`split "${split}" was not loaded; add it to env.evalSplits or env.trainSplit`);
       return d;
     };
-    // The train split may be narrowed to some difficulties (a curriculum); held-out splits never are.
-    const difficulties = new Set(config.env.trainDifficulties);
+    // A curriculum narrows the train split (trainDifficulties) and the held-out splits (evalDifficulties) to some tiers.
     const idsBySplit = new Map<string, string[]>();
     const questionIds = (split: string): string[] => {
       let ids = idsBySplit.get(split);
       if (!ids) {
+        const option = split === config.env.trainSplit ? 'trainDifficulties' : 'evalDifficulties';
+        const difficulties = new Set(config.env[option]);
         const all = dataset(split).questions;
-        const kept = split === config.env.trainSplit && difficulties.size > 0 ? all.filter((q) => difficulties.has(q.difficulty ?? '')) : all;
-        if (kept.length === 0) throw new Error(`env.trainDifficulties ${[...difficulties].join(', ')}: no question of split "${split}" has one of these difficulties`);
+        const kept = representativeOrder(difficulties.size > 0 ? all.filter((q) => difficulties.has(q.difficulty ?? '')) : all);
+        if (kept.length === 0) throw new Error(`env.${option} ${[...difficulties].join(', ')}: no question of split "${split}" has one of these difficulties`);
         ids = kept.map((q) => q.id);
         idsBySplit.set(split, ids);
       }

@@ -17,7 +17,8 @@
  * --layers/--hidden/--heads/--kv-heads/--intermediate/--vocab (model shape).
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -69,8 +70,8 @@ export const PRETRAIN_DEFAULTS: Omit<PretrainOptions, 'out' | 'print'> = {
 /** Runs the pre-training and writes the model directory; returns the final epoch's mean loss. */
 export async function pretrainBase(options: PretrainOptions): Promise<number> {
   const out = resolve(options.out);
-  const work = `${out}.tmp-${process.pid}`;
-  await rm(work, { recursive: true, force: true });
+  // Scratch space (the tiny model's first build, the run directory) stays out of the source tree.
+  const work = await mkdtemp(join(tmpdir(), 'sqlenv-pretrain-'));
   // The demo's own env settings (step budget, compact tools), so pre-training prompts are exactly
   // the prompts the agent later sees.
   const demo = await loadTrainConfig(join(packageRoot(), 'examples', 'grpo-sql', 'config.json'));

@@ -18,11 +18,12 @@ import { SQLEnv } from '../../envs/sql/sql-env.js';
 import { parseCommandArgs } from './command-args.js';
 
 const USAGE = `usage: sqlenv eval --agent random|oracle|noisy [--dataset bundled|spider:DIR|bird:DIR|DIR]
-                   [--split NAME] [--episodes N] [--seed S] [--step-budget N]
+                   [--split NAME] [--episodes N | --all] [--seed S] [--step-budget N]
                    [--action-mode tolerant|strict] [--answer-mode value|sql|either] [--json]
 
-Runs a baseline agent for N episodes (episode i uses seed S+i) and prints success rate,
-mean return, mean steps, and how often each error type occurred.
+Runs a baseline agent for N episodes (episode i uses seed S+i and a seeded random question)
+and prints success rate, mean return, mean steps, and how often each error type occurred.
+--all plays every question of the split exactly once, in order, instead.
   random  samples the action space (the floor: about 0%)
   oracle  runs the gold SQL and answers with its result (must be 100%)
   noisy   the oracle's calls garbled as small models garble them (tests tolerance)`;
@@ -38,6 +39,7 @@ export async function run(argv: string[]): Promise<number> {
       dataset: { type: 'string', default: 'bundled' },
       split: { type: 'string', default: 'train' },
       episodes: { type: 'string', default: '20' },
+      all: { type: 'boolean', default: false },
       seed: { type: 'string', default: '0' },
       'step-budget': { type: 'string', default: '10' },
       'action-mode': { type: 'string', default: 'tolerant' },
@@ -73,15 +75,18 @@ export async function run(argv: string[]): Promise<number> {
     const answerMode = values['answer-mode'] as AnswerMode;
     const agent = makeAgent(agentName, dataset, seed, answerMode === 'sql');
     if (!values.json) {
-      console.log(`${agent.name} on ${describeDatasetSource(source)}/${values.split}: ${dataset.questions.length} questions (${dataset.skipped.length} skipped), ${episodes} episodes`);
+      console.log(`${agent.name} on ${describeDatasetSource(source)}/${values.split}: ${dataset.questions.length} questions (${dataset.skipped.length} skipped), ${values.all ? `all ${dataset.questions.length}` : episodes} episodes`);
     }
     const ds = dataset;
+    // --all: each question once, so a success rate is over the whole split rather than a sample.
+    const questionIds = values.all ? dataset.questions.map((q) => q.id) : undefined;
     const report = await runEpisodes(
       () => new SQLEnv({ dataset: ds, pool, stepBudget, actionMode: values['action-mode'] as ActionMode, answerMode }),
       agent,
       {
-        episodes,
+        episodes: questionIds?.length ?? episodes,
         seed,
+        ...(questionIds ? { questionIds } : {}),
         onEpisode: values.json ? undefined : (r) => console.log(`  ${r.questionId}: ${r.correct ? 'correct' : r.truncated ? 'out of budget' : 'wrong'}, return ${r.return.toFixed(3)}, ${r.steps} steps`),
       },
     );

@@ -26,6 +26,12 @@ export interface AssistantReply {
   readonly reasoning?: string;
   /** Visible text with thinking and tool-call blocks removed, trimmed. */
   readonly content: string;
+  /**
+   * The reply with only the thinking cut out (tool-call blocks kept, not trimmed): what an
+   * environment that reads text actions should be given, so that a call planned inside the
+   * thinking is never run. Equal to the reply when it has no thinking.
+   */
+  readonly withoutThinking: string;
   /** Calls in the order written (a reply may hold several). */
   readonly toolCalls: readonly ParsedToolCall[];
   /** Blocks that could not be read as calls. */
@@ -74,5 +80,5 @@ export function parseAssistantReply(text: string): AssistantReply {
     }
   }
   const content = rest.replace(TOOL_CALL_BLOCK, '').trim();
-  return { ...(reasoning !== undefined ? { reasoning } : {}), content, toolCalls, failures, unfinishedThinking };
+  return { ...(reasoning !== undefined ? { reasoning } : {}), content, withoutThinking: rest, toolCalls, failures, unfinishedThinking };
 }

@@ -26,6 +26,14 @@ describe('parseAssistantReply', () => {
     expect(cut.reasoning).toBe('still thinking');
   });
 
+  it('gives the reply without its thinking (calls kept) for text-action envs', () => {
+    const call = '<tool_call>{"name": "x", "arguments": {}}</tool_call>';
+    expect(parseAssistantReply(`<think>plan ${call}</think>DESCRIBE singer`).withoutThinking).toBe('DESCRIBE singer');
+    expect(parseAssistantReply(`plan</think>\n${call}`).withoutThinking).toBe(`\n${call}`);
+    expect(parseAssistantReply(`<think>${call}`).withoutThinking).toBe('');
+    expect(parseAssistantReply(' QUERY: SELECT 1 ').withoutThinking).toBe(' QUERY: SELECT 1 ');
+  });
+
   it('repairs tolerant JSON and reports unreadable blocks as parse_error', () => {
     const r = parseAssistantReply("<tool_call>{'name': 'answer', 'arguments': {'value': 42,},}</tool_call><tool_call>not json at all");
     expect(r.toolCalls[0]).toMatchObject({ name: 'answer', arguments: { value: 42 } });

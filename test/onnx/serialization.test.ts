@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Graph, OnnxSession, ProtoWriter, encodeModel, float32ToFloat16Bits, hostTensor, liveNodes, clip } from './onnx-api.js';
+import { Graph, OnnxSession, ProtoWriter, Runtime, encodeModel, float32ToFloat16Bits, hostTensor, liveNodes, clip } from './onnx-api.js';
 
 const bytes = (w: ProtoWriter): number[] => [...w.finish()];
 
@@ -91,6 +91,32 @@ describe('encodeModel', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('compiles a graph straight to a session with external data, and removes its scratch files on close', async () => {
+    // Before: the blob was dropped when a Graph was compiled, so the model could not load.
+    const g = new Graph('ext-direct');
+    const x = g.input('x', 'float32', [4]);
+    g.output(x.mul(g.initializer('big', 'float32', [4], [1, 2, 3, 4])).add(g.initializer('small', 'float32', [1], [100])), 'y');
+    const encode = { externalData: { location: 'weights.bin', minBytes: 16 } };
+    const scratch = () => readdirSync(tmpdir()).filter((n) => n.startsWith('sqlenv-onnx-')).sort();
+    const before = scratch();
+    const s = await OnnxSession.create(g, { encode });
+    expect(scratch().length).toBe(before.length + 1);
+    const out = await s.run({ x: hostTensor('float32', [4], Float32Array.of(1, 1, 1, 1)) });
+    expect([...(out['y']!.data as Float32Array)]).toEqual([101, 102, 103, 104]);
+    await s.close();
+    expect(scratch()).toEqual(before);
+
+    const runtime = await Runtime.create({ provider: 'cpu' });
+    try {
+      const a = await runtime.session(g, { encode });
+      expect([...((await a.run({ x: hostTensor('float32', [4], Float32Array.of(0, 0, 0, 0)) }))['y']!.data as Float32Array)]).toEqual([100, 100, 100, 100]);
+      expect(await runtime.session(g, { encode })).toBe(a);
+    } finally {
+      await runtime.close();
+    }
+    expect(scratch()).toEqual(before);
   });
 
   it('float16 constants round-trip through a Cast', async () => {

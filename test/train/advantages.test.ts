@@ -21,6 +21,18 @@ describe('standardDeviation', () => {
 });
 
 describe('computeAdvantages', () => {
+  it('epsilon 0: a group of equal rewards gets advantage 0, not NaN, and rounding noise is not blown up to ±1', () => {
+    // 0.1 + 0.2 style rounding: the mean of three 0.1s is not exactly 0.1, the centred values are ~1e-17.
+    const groups = [[0.1, 0.1, 0.1], [1, 0, 0, 1]];
+    for (const estimator of ['grpo', 'reinforce_pp', 'reinforce_pp_baseline'] as const) {
+      const a = computeAdvantages([groups[0]!], { estimator, std: 'population', epsilon: 0 });
+      expect(a.flat().every((v) => v === 0)).toBe(true);
+    }
+    const mixed = computeAdvantages(groups, { estimator: 'grpo', std: 'population', epsilon: 0 });
+    expect(mixed[0]).toEqual([0, 0, 0]);
+    expect(mixed[1]).toEqual([1, -1, -1, 1]);
+  });
+
   it('grpo z-scores within each group (population std)', () => {
     close(computeAdvantages([[1, 0, 0, 1]], { estimator: 'grpo', std: 'population', epsilon: 0 }), [[1, -1, -1, 1]]);
   });
@@ -55,6 +67,43 @@ describe('computeAdvantages', () => {
   it('rloo subtracts the mean of the other samples', () => {
     close(computeAdvantages([[1, 0, 0], [3, 1, 2]], { estimator: 'rloo' }), [[1, -0.5, -0.5], [1.5, -1.5, 0]]);
     expect(computeAdvantages([[5]], { estimator: 'rloo' })).toEqual([[0]]);
+  });
+
+  describe("scale 'none' | 'group' for dr_grpo and rloo (hand-computed)", () => {
+    // Two groups: [1, 0, 0] (mean 1/3) and [3, 1, 2] (mean 2).
+    // Raw-reward std of group 1: sample √(2/3 / 2) = 1/√3, population √(2/3 / 3) = √2/3;
+    // of group 2: sample √(2/2) = 1, population √(2/3).
+    const groups = [[1, 0, 0], [3, 1, 2]];
+    const r3 = Math.sqrt(3), r2 = Math.sqrt(2), r23 = Math.sqrt(2 / 3);
+
+    it("dr_grpo 'none' is r − mean_group (also the default)", () => {
+      const expected = [[2 / 3, -1 / 3, -1 / 3], [1, -1, 0]];
+      close(computeAdvantages(groups, { estimator: 'dr_grpo', scale: 'none' }), expected, 12);
+      close(computeAdvantages(groups, { estimator: 'dr_grpo' }), expected, 12);
+    });
+
+    it("dr_grpo 'group' divides the centred rewards by the group's std (+ ε)", () => {
+      close(computeAdvantages(groups, { estimator: 'dr_grpo', scale: 'group', std: 'sample', epsilon: 0 }), [[(2 / 3) * r3, (-1 / 3) * r3, (-1 / 3) * r3], [1, -1, 0]], 12);
+      close(computeAdvantages(groups, { estimator: 'dr_grpo', scale: 'group', std: 'population', epsilon: 0 }), [[r2, -1 / r2, -1 / r2], [1 / r23, -1 / r23, 0]], 12);
+      // ε is added to the std: group 2 (sample std 1) with ε = 0.5 → ±1/1.5.
+      close(computeAdvantages([[3, 1, 2]], { estimator: 'dr_grpo', scale: 'group', std: 'sample', epsilon: 0.5 }), [[1 / 1.5, -1 / 1.5, 0]], 12);
+      // Same as grpo's default scaling.
+      close(computeAdvantages(groups, { estimator: 'dr_grpo', scale: 'group', epsilon: 0 }), computeAdvantages(groups, { estimator: 'grpo', epsilon: 0 }), 12);
+    });
+
+    it("rloo 'none' is r − mean of the other K − 1 (also the default)", () => {
+      // group 1: 1 − 0, 0 − 0.5, 0 − 0.5; group 2: 3 − 1.5, 1 − 2.5, 2 − 2
+      const expected = [[1, -0.5, -0.5], [1.5, -1.5, 0]];
+      close(computeAdvantages(groups, { estimator: 'rloo', scale: 'none' }), expected, 12);
+      close(computeAdvantages(groups, { estimator: 'rloo' }), expected, 12);
+    });
+
+    it("rloo 'group' divides the leave-one-out advantages by the std of the group's raw rewards", () => {
+      close(computeAdvantages(groups, { estimator: 'rloo', scale: 'group', std: 'sample', epsilon: 0 }), [[r3, -0.5 * r3, -0.5 * r3], [1.5, -1.5, 0]], 12);
+      close(computeAdvantages(groups, { estimator: 'rloo', scale: 'group', std: 'population', epsilon: 0 }), [[3 / r2, -1.5 / r2, -1.5 / r2], [1.5 / r23, -1.5 / r23, 0]], 12);
+      // A zero-variance group stays exactly 0 with the default ε.
+      expect(computeAdvantages([[2, 2, 2]], { estimator: 'rloo', scale: 'group' })).toEqual([[0, 0, 0]]);
+    });
   });
 
   it('reinforce_pp whitens raw rewards over the batch', () => {

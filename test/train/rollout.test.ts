@@ -15,8 +15,9 @@ describe('actionFromText', () => {
     expect(actionFromText('hi <tool_call>{"name":"answer","arguments":{"value":"a"}}</tool_call>')).toEqual({
       action: { name: 'answer', arguments: { value: 'a' } },
       parsed: true,
+      extraCalls: 0,
     });
-    expect(actionFromText('DESCRIBE singer')).toEqual({ action: 'DESCRIBE singer', parsed: false });
+    expect(actionFromText('DESCRIBE singer')).toEqual({ action: 'DESCRIBE singer', parsed: false, extraCalls: 0 });
   });
 });
 

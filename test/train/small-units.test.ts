@@ -29,6 +29,14 @@ describe('checkToolCallFormat', () => {
   });
 });
 
+describe('checkToolCallFormat reads turns as the rollout does', () => {
+  it('does not count a call written inside <think> (a plan the rollout never runs)', () => {
+    const call = '<tool_call>{"name":"describe","arguments":{"table_name":"t"}}</tool_call>';
+    const r = checkToolCallFormat([`<think>first ${call}</think>no call`, `<think>plan</think>${call}`], tools);
+    expect(r).toMatchObject({ turns: 2, calls: 1, exact: 1, turnsWithoutCall: 1 });
+  });
+});
+
 describe('progress line', () => {
   it('shows step, reward, success, throughput and ETA', () => {
     expect(formatProgress({ phase: 'grpo', step: 2, totalSteps: 4, reward: 0.5, success: 0.25, tokensPerSecond: 800, elapsedMs: 4000, stepsThisProcess: 2 })).toBe(

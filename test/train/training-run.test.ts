@@ -5,6 +5,43 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
 import { isDocumentedMetric } from '../../src/train/metrics/metric-fields.js';
 import { letterSetup } from './fixtures/letter-run.js';
+import { BigramPolicy, VOCAB } from './fixtures/bigram-policy.js';
+import type { TokenScores } from '../../src/train/policy/trainable-policy.js';
+
+/** Bigram logits favouring 'a' (token 4), so some one-token groups have reward variance. */
+const favourA = (i: number): number => (i % VOCAB === 4 ? 1.5 : 0);
+
+/** Records how many sequences each backward call gets. */
+class CountingBigram extends BigramPolicy {
+  readonly backwardSizes: number[] = [];
+  override async backward(sequences: readonly (readonly number[])[], w: readonly Float64Array[], e?: readonly Float64Array[]): Promise<void> {
+    this.backwardSizes.push(sequences.length);
+    return super.backward(sequences, w, e);
+  }
+}
+
+/** Poisons the first training step: a NaN gradient entry, or a NaN token log-prob (→ NaN loss). */
+class NanBigram extends BigramPolicy {
+  backwardCalls = 0;
+  private scored = false;
+  constructor(private readonly where: 'gradient' | 'loss' | 'none') {
+    super();
+  }
+  override async score(sequences: readonly (readonly number[])[], options: { reference?: boolean; entropy?: boolean } = {}): Promise<TokenScores[]> {
+    const out = await super.score(sequences, options);
+    if (this.where === 'loss' && !options.reference && !this.scored) {
+      this.scored = true;
+      const first = out[0]!.logprobs;
+      first[first.length - 1] = Number.NaN; // the last token is generated, so it is in the loss
+    }
+    return out;
+  }
+  override async backward(sequences: readonly (readonly number[])[], w: readonly Float64Array[], e?: readonly Float64Array[]): Promise<void> {
+    this.backwardCalls++;
+    await super.backward(sequences, w, e);
+    if (this.where === 'gradient' && this.backwardCalls === 1) this.parameters()[0]!.grad[7] = Number.NaN;
+  }
+}
 
 const dirs: string[] = [];
 async function tempRun(): Promise<string> {
@@ -69,16 +106,64 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
     expect(summary.grpoSteps).toBe(0);
   });
 
-  it("drops zero-variance groups from the loss with zeroVariance 'drop'", async () => {
+  // rewardMode final + 1-token turns make many groups all-equal.
+  const oneTokenTurns = { numGenerations: 4, questionsPerStep: 3, maxTurns: 1, maxNewTokensPerTurn: 1, maxTotalTokens: 48 };
+
+  it("drops zero-variance groups from the loss with zeroVariance 'drop' (no resampling)", async () => {
     const runDir = await tempRun();
-    // rewardMode final + 1-token turns make many groups all-equal.
-    await runTraining(letterSetup(runDir, { grpo: { steps: 2, zeroVariance: 'dynamic_sampling', maxResampleRounds: 2, rewardMode: 'final' }, eval: { episodes: 2 }, rollout: { numGenerations: 4, questionsPerStep: 3, maxTurns: 1, maxNewTokensPerTurn: 1, maxTotalTokens: 48 } }));
+    const setup = letterSetup(runDir, { grpo: { steps: 2, zeroVariance: 'drop', rewardMode: 'final' }, eval: { episodes: 2 }, rollout: oneTokenTurns });
+    const policy = new CountingBigram(favourA);
+    await runTraining({ ...setup, policy });
     const train = (await readRunMetrics(runDir)).filter((r) => r.kind === 'train');
     expect(train).toHaveLength(2);
     for (const r of train) {
-      expect(r['resample_rounds']).toBeGreaterThanOrEqual(0);
-      expect(r['groups_dropped']).toBeTypeOf('number');
+      expect(r['resample_rounds']).toBe(0);
+      // Every zero-variance group of the (only) round is dropped, none other.
+      expect(r['groups_dropped']).toBe(Math.round((r['frac_reward_zero_std'] as number) * 3));
     }
     expect(train.some((r) => (r['groups_dropped'] as number) > 0)).toBe(true);
+    // The backward saw only the kept groups' episodes.
+    const kept = train.map((r) => (3 - (r['groups_dropped'] as number)) * 4).filter((n) => n > 0);
+    expect(policy.backwardSizes).toEqual(kept);
+  });
+
+  it("resamples zero-variance groups with zeroVariance 'dynamic_sampling' until the batch is full", async () => {
+    const runDir = await tempRun();
+    const setup = letterSetup(runDir, { grpo: { steps: 2, zeroVariance: 'dynamic_sampling', maxResampleRounds: 20, rewardMode: 'final' }, eval: { episodes: 2 }, rollout: oneTokenTurns });
+    const policy = new CountingBigram(favourA);
+    await runTraining({ ...setup, policy });
+    const train = (await readRunMetrics(runDir)).filter((r) => r.kind === 'train');
+    expect(train).toHaveLength(2);
+    expect(train.some((r) => (r['resample_rounds'] as number) > 0)).toBe(true);
+    expect(train.some((r) => (r['groups_dropped'] as number) > 0)).toBe(true);
+    // Every step trained on a full batch: questionsPerStep × K = 3 × 4 episodes.
+    expect(policy.backwardSizes).toEqual([12, 12]);
+  });
+
+  for (const where of ['gradient', 'loss'] as const) {
+    it(`skips the optimizer step on a NaN ${where}: weights unchanged, skipped: 1 and nan_skip logged`, async () => {
+      const runDir = await tempRun();
+      const setup = letterSetup(runDir, { grpo: { steps: 1, loss: { beta: 0 } }, rollout: { numGenerations: 4, questionsPerStep: 2, maxTurns: 2, maxNewTokensPerTurn: 4, maxTotalTokens: 48, maskTruncated: false }, eval: { everySteps: 0, episodes: 1, baselineEpisodes: 0 } });
+      const policy = new NanBigram(where);
+      const before = policy.parameters()[0]!.value.slice();
+      const summary = await runTraining({ ...setup, policy });
+      expect(summary.grpoSteps).toBe(1);
+      expect(policy.backwardCalls).toBe(1);
+      expect(Array.from(policy.parameters()[0]!.value)).toEqual(Array.from(before));
+      const records = await readRunMetrics(runDir);
+      const train = records.filter((r) => r.kind === 'train');
+      expect(train).toHaveLength(1);
+      expect(train[0]!['skipped']).toBe(1);
+      expect(records.some((r) => r.kind === 'event' && r.event === 'nan_skip' && r.step === 1)).toBe(true);
+    });
+  }
+  it('a finite step is not skipped and moves the weights (control for the NaN tests)', async () => {
+    const runDir = await tempRun();
+    const setup = letterSetup(runDir, { grpo: { steps: 1, loss: { beta: 0 } }, rollout: { numGenerations: 4, questionsPerStep: 2, maxTurns: 2, maxNewTokensPerTurn: 4, maxTotalTokens: 48, maskTruncated: false }, eval: { everySteps: 0, episodes: 1, baselineEpisodes: 0 } });
+    const policy = new NanBigram('none');
+    const before = policy.parameters()[0]!.value.slice();
+    await runTraining({ ...setup, policy });
+    expect(Array.from(policy.parameters()[0]!.value)).not.toEqual(Array.from(before));
+    expect((await readRunMetrics(runDir)).find((r) => r.kind === 'train')!['skipped']).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import type { LoraAdapter } from '../lora/adapter.js';
 import type { LoraConfig } from '../lora/config.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { buildScoringGraph, buildStepGraph, type BuiltGraph, type GradientTarget } from '../graph/graphs.js';
+import { buildEntropyScoringGraph } from './entropy-graph.js';
 import { onnxTensor, Runtime, type OnnxHostTensor, type OnnxSession, type ProviderChoice } from '../graph/onnx.js';
 import type { FloatTensor } from '../tensor.js';
 
@@ -57,6 +58,15 @@ export class ModelEngine {
   /** The scoring graph (log-probs, optionally gradients). */
   scoring(gradients: GradientTarget, lora?: LoraConfig): Promise<CompiledGraph> {
     return this.compile(`scoring:${gradients}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { gradients, ...(lora ? { lora } : {}) }));
+  }
+
+  /**
+   * The scoring graph with per-position entropies of the next-token distribution (and, with
+   * gradients, entropy weights in the differentiated objective). Compiled only when asked for:
+   * it holds extra vocabulary-sized buffers per token.
+   */
+  entropyScoring(gradients: GradientTarget, lora?: LoraConfig): Promise<CompiledGraph> {
+    return this.compile(`entropy-scoring:${gradients}:${loraKey(lora)}`, () => buildEntropyScoringGraph(this.model.config, { gradients, ...(lora ? { lora } : {}) }));
   }
 
   /** The prefill graph (no KV cache in, cache out). */

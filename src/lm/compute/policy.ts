@@ -4,7 +4,7 @@ import { floatTensor, type FloatTensor } from '../tensor.js';
 import { RopeCache } from './batch.js';
 import { ModelEngine, type EngineOptions } from './engine.js';
 import { generateTokens, type GenerateOptions, type Generation } from './generate.js';
-import { gradSequences, scoreSequences, type GradientResult } from './scoring.js';
+import { gradSequences, scoreSequences, type GradientResult, type ScoreResult } from './scoring.js';
 
 /** What a policy trains. */
 export type PolicyTraining = 'lora' | 'full' | 'none';
@@ -79,13 +79,27 @@ export class Policy {
   }
 
   /**
+   * Log-probs as {@link logprobs} does, plus with `entropy: true` the entropy of the full
+   * next-token distribution at each scored position (entry t: H(p(· | seq[..t]))).
+   */
+  async score(sequences: readonly (readonly number[])[], options: { reference?: boolean; entropy?: boolean } = {}): Promise<ScoreResult> {
+    return scoreSequences(this.engine, this.rope, sequences, { ...this.computeOptions(options.reference ?? false), entropy: options.entropy ?? false });
+  }
+
+  /**
    * Log-probs and the gradient of `Σ weights · logprobs` for the trainable parameters. Pass
    * `weights[b][t] = ∂loss/∂logprob[b][t]` (zero for masked tokens) to get ∂loss/∂θ; e.g. −1 on
-   * every completion token gives the gradient of the negative log-likelihood.
+   * every completion token gives the gradient of the negative log-likelihood. With
+   * `entropyWeights` (∂loss/∂entropy, same layout) the entropy of each position's next-token
+   * distribution joins the objective, as an entropy bonus needs.
    */
-  async backward(sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[]): Promise<GradientResult> {
+  async backward(sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], options: { entropyWeights?: readonly ArrayLike<number>[] } = {}): Promise<GradientResult> {
     if (this.train === 'none') throw new RangeError("this policy was created with train: 'none'; create it with train 'lora' or 'full' to get gradients");
-    return gradSequences(this.engine, this.rope, sequences, weights, { target: this.train === 'lora' ? 'lora' : 'base', ...this.computeOptions(false) });
+    return gradSequences(this.engine, this.rope, sequences, weights, {
+      target: this.train === 'lora' ? 'lora' : 'base',
+      ...this.computeOptions(false),
+      ...(options.entropyWeights ? { entropyWeights: options.entropyWeights } : {}),
+    });
   }
 
   /** Samples completions with the current parameters (KV cache, batched). */

@@ -4,15 +4,21 @@ import { GRAPH_IO, type GradientTarget } from '../graph/graphs.js';
 import { onnxTensor, type OnnxHostTensor } from '../graph/onnx.js';
 import { attentionBias, checkTokenIds, packLeft, positionsFromMask, type RopeCache } from './batch.js';
 import type { ModelEngine } from './engine.js';
+import { ENTROPY_IO } from './entropy-graph.js';
 
 /** Scores of one batch: per sequence, log p(ids[t+1] | ids[..t]) for t = 0..n−2. */
 export interface ScoreResult {
   readonly logprobs: Float32Array[];
+  /**
+   * When asked for: per sequence, the entropy (nats) of the full next-token distribution
+   * p(· | ids[..t]) for t = 0..n−2 (aligned with `logprobs`).
+   */
+  readonly entropies?: Float32Array[];
 }
 
-/** Scores plus gradients of `Σ weights · logprobs`. */
+/** Scores plus gradients of `Σ weights · logprobs` (+ `Σ entropyWeights · entropies` when given). */
 export interface GradientResult extends ScoreResult {
-  /** `Σ_b Σ_t weights[b][t] · logprobs[b][t]`. */
+  /** `Σ_b Σ_t weights[b][t] · logprobs[b][t]` (+ the entropy term). */
   readonly objective: number;
   /** Gradient of the objective for each trained parameter, by parameter name. */
   readonly gradients: Map<string, FloatTensor>;
@@ -48,27 +54,48 @@ function unpack(values: Float32Array, sequences: readonly (readonly number[])[],
 }
 
 /**
- * Per-token log-probabilities of token sequences (different lengths allowed).
+ * Per-token log-probabilities of token sequences (different lengths allowed), and with
+ * `entropy: true` the entropy of every position's full next-token distribution.
  *
  * @example
  * const { logprobs } = await scoreSequences(engine, rope, [[1, 2, 3]]);
+ * const { entropies } = await scoreSequences(engine, rope, [[1, 2, 3]], { entropy: true });
  */
 export async function scoreSequences(
   engine: ModelEngine,
   rope: RopeCache,
   sequences: readonly (readonly number[])[],
-  options: { adapter?: LoraAdapter; overrides?: ReadonlyMap<string, FloatTensor> } = {},
+  options: { adapter?: LoraAdapter; overrides?: ReadonlyMap<string, FloatTensor>; entropy?: boolean } = {},
 ): Promise<ScoreResult> {
-  const { session, built } = await engine.scoring('none', options.adapter?.config);
+  const entropy = options.entropy ?? false;
+  const { session, built } = await (entropy ? engine.entropyScoring('none', options.adapter?.config) : engine.scoring('none', options.adapter?.config));
   const { feeds, padding, length } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize);
-  const out = await session.run({ ...feeds, ...engine.weightFeeds(built, options.adapter, options.overrides) }, { outputs: [GRAPH_IO.logprobs] });
-  return { logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, length) };
+  const outputs = entropy ? [GRAPH_IO.logprobs, ENTROPY_IO.entropy] : [GRAPH_IO.logprobs];
+  const out = await session.run({ ...feeds, ...engine.weightFeeds(built, options.adapter, options.overrides) }, { outputs });
+  return {
+    logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, length),
+    ...(entropy ? { entropies: unpack(out[ENTROPY_IO.entropy]!.data as Float32Array, sequences, padding, length) } : {}),
+  };
+}
+
+/** Weight rows laid out like the graph's [B, T] (left-padded) positions. */
+function packWeights(name: string, sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], padding: readonly number[], T: number): Float32Array {
+  if (weights.length !== sequences.length) throw new RangeError(`got ${weights.length} ${name} rows for ${sequences.length} sequences`);
+  const packed = new Float32Array(sequences.length * T);
+  sequences.forEach((seq, b) => {
+    const w = weights[b]!;
+    if (w.length !== seq.length - 1) throw new RangeError(`sequence ${b} has ${seq.length - 1} scored tokens but ${w.length} ${name}`);
+    for (let t = 0; t < w.length; t++) packed[b * T + padding[b]! + t] = w[t]!;
+  });
+  return packed;
 }
 
 /**
  * Log-probabilities and the gradient of `Σ weights · logprobs` with respect to the base
  * weights (`target: 'base'`) or the adapter (`'lora'`). `weights[b]` has one entry per scored
- * token of sequence b (length n−1); zeros mask tokens out of the loss.
+ * token of sequence b (length n−1); zeros mask tokens out of the loss. With `entropyWeights`
+ * (same layout) the objective also gets `Σ entropyWeights · entropies` — the entropy of each
+ * position's full next-token distribution — and the result carries the entropies.
  *
  * @example
  * const r = await gradSequences(engine, rope, [[1, 2, 3]], [[-1, -1]], { target: 'base' }); // gradient of the NLL
@@ -78,21 +105,18 @@ export async function gradSequences(
   rope: RopeCache,
   sequences: readonly (readonly number[])[],
   weights: readonly ArrayLike<number>[],
-  options: { target: Exclude<GradientTarget, 'none'>; adapter?: LoraAdapter; overrides?: ReadonlyMap<string, FloatTensor> },
+  options: { target: Exclude<GradientTarget, 'none'>; adapter?: LoraAdapter; overrides?: ReadonlyMap<string, FloatTensor>; entropyWeights?: readonly ArrayLike<number>[] },
 ): Promise<GradientResult> {
   if (weights.length !== sequences.length) throw new RangeError(`got ${weights.length} weight rows for ${sequences.length} sequences`);
   if (options.target === 'lora' && !options.adapter) throw new RangeError("target 'lora' needs an adapter");
-  const { session, built } = await engine.scoring(options.target, options.adapter?.config);
+  const withEntropy = options.entropyWeights !== undefined;
+  const { session, built } = await (withEntropy ? engine.entropyScoring(options.target, options.adapter?.config) : engine.scoring(options.target, options.adapter?.config));
   const { feeds, padding, length: T } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize);
-  const tokenWeights = new Float32Array(sequences.length * T);
-  sequences.forEach((seq, b) => {
-    const w = weights[b]!;
-    if (w.length !== seq.length - 1) throw new RangeError(`sequence ${b} has ${seq.length - 1} scored tokens but ${w.length} weights`);
-    for (let t = 0; t < w.length; t++) tokenWeights[b * T + padding[b]! + t] = w[t]!;
-  });
+  const tokenWeights = packWeights('weights', sequences, weights, padding, T);
   const out = await session.run({
     ...feeds,
     [GRAPH_IO.tokenWeights]: onnxTensor('float32', [sequences.length, T], tokenWeights),
+    ...(withEntropy ? { [ENTROPY_IO.entropyWeights]: onnxTensor('float32', [sequences.length, T], packWeights('entropy weights', sequences, options.entropyWeights!, padding, T)) } : {}),
     ...engine.weightFeeds(built, options.adapter, options.overrides),
   });
   const gradients = new Map<string, FloatTensor>();
@@ -102,6 +126,7 @@ export async function gradSequences(
   }
   return {
     logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, T),
+    ...(withEntropy ? { entropies: unpack(out[ENTROPY_IO.entropy]!.data as Float32Array, sequences, padding, T) } : {}),
     objective: (out[GRAPH_IO.objective]!.data as Float32Array)[0]!,
     gradients,
   };

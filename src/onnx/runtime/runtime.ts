@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Graph } from '../graph/graph.js';
-import { encodeModel, type EncodeOptions } from '../proto/model.js';
+import { encodeModel, type EncodeOptions, type EncodedModel } from '../proto/model.js';
 import { selectProvider, type ProviderChoice, type ProviderName, type ProviderSelection } from './providers.js';
 import { OnnxSession, type OptimizationLevel } from './session.js';
 import { SessionError } from './errors.js';
@@ -72,22 +72,25 @@ export class Runtime {
   async session(graph: Graph | (() => Graph), req: SessionRequest = {}): Promise<OnnxSession> {
     if (this.closed) throw new SessionError('runtime used after close()');
     const optimization = req.optimization ?? this.opts.optimization ?? 'all';
-    let model: Uint8Array | undefined;
+    let model: EncodedModel | undefined;
     let key = req.key;
     if (key === undefined) {
       const g = typeof graph === 'function' ? graph() : graph;
-      model = encodeModel(g, req.encode).model;
-      key = `${createHash('sha256').update(model).digest('hex')}`;
+      model = encodeModel(g, req.encode);
+      const hash = createHash('sha256').update(model.model);
+      if (model.externalData) hash.update(model.externalData);
+      key = hash.digest('hex');
     }
     key = `${key}|${optimization}|${(req.keepOnDevice ?? []).join(',')}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
-    const source = model ?? encodeModel(typeof graph === 'function' ? graph() : graph, req.encode).model;
+    const source = model ?? encodeModel(typeof graph === 'function' ? graph() : graph, req.encode);
     const created = OnnxSession.create(source, {
       provider: this.provider,
       optimization,
       ...(this.opts.intraOpThreads ? { intraOpThreads: this.opts.intraOpThreads } : {}),
       ...(req.keepOnDevice ? { keepOnDevice: req.keepOnDevice } : {}),
+      ...(req.encode ? { encode: req.encode } : {}),
     });
     this.cache.set(key, created);
     created.catch(() => this.cache.delete(key));

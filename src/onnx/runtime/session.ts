@@ -1,9 +1,12 @@
 /**
  * One compiled model on one execution provider. Owns its onnxruntime session; `close()` frees it.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import ort from 'onnxruntime-node';
 import type { Graph } from '../graph/graph.js';
-import { encodeModel, type EncodeOptions } from '../proto/model.js';
+import { encodeModel, type EncodeOptions, type EncodedModel } from '../proto/model.js';
 import { SessionError } from './errors.js';
 import { byteSize, toOrt, type Feeds, type OrtTensor } from './host-tensor.js';
 import type { ProviderName } from './providers.js';
@@ -60,10 +63,15 @@ export class OnnxSession {
     private readonly session: ort.InferenceSession,
     /** The provider this session runs on. */
     readonly provider: ProviderName,
+    /** A private directory holding the model and its external data, removed on close. */
+    private readonly scratchDir?: string,
   ) {}
 
-  /** Compile a graph (or ONNX bytes, or a path to an .onnx file with its external data beside it). */
-  static async create(model: Graph | Uint8Array | string, opts: SessionOptions = {}): Promise<OnnxSession> {
+  /**
+   * Compile a graph, ONNX bytes, an encoded model with its external-data blob, or a path to an
+   * .onnx file with its external data beside it.
+   */
+  static async create(model: Graph | Uint8Array | string | EncodedModel, opts: SessionOptions = {}): Promise<OnnxSession> {
     const provider = opts.provider ?? 'cpu';
     const options: ort.InferenceSession.SessionOptions = {
       executionProviders: [provider],
@@ -74,9 +82,23 @@ export class OnnxSession {
         ? { preferredOutputLocation: Object.fromEntries(opts.keepOnDevice.map((n) => [n, 'gpu-buffer'] as const)) }
         : {}),
     };
-    const source = typeof model === 'string' || model instanceof Uint8Array ? model : encodeModel(model, opts.encode).model;
-    const session = await (typeof source === 'string' ? ort.InferenceSession.create(source, options) : ort.InferenceSession.create(source, options));
-    return new OnnxSession(session, provider);
+    const encoded: Uint8Array | string | EncodedModel = typeof model === 'string' || model instanceof Uint8Array || isEncoded(model) ? model : encodeModel(model, opts.encode);
+    if (typeof encoded === 'string') return new OnnxSession(await ort.InferenceSession.create(encoded, options), provider);
+    if (encoded instanceof Uint8Array) return new OnnxSession(await ort.InferenceSession.create(encoded, options), provider);
+    if (!encoded.externalData) return new OnnxSession(await ort.InferenceSession.create(encoded.model, options), provider);
+    // onnxruntime-node reads external data only from files next to a model loaded by path (it has
+    // no in-memory external-data option), so both go to a private directory for the session's life.
+    const location = opts.encode?.externalData?.location;
+    if (!location) throw new SessionError('an encoded model with external data needs encode.externalData.location (the file name the model refers to)');
+    const dir = await mkdtemp(join(tmpdir(), 'sqlenv-onnx-'));
+    try {
+      await writeFile(join(dir, basename(location)), encoded.externalData);
+      await writeFile(join(dir, 'model.onnx'), encoded.model);
+      return new OnnxSession(await ort.InferenceSession.create(join(dir, 'model.onnx'), options), provider, dir);
+    } catch (e) {
+      await rm(dir, { recursive: true, force: true });
+      throw e;
+    }
   }
 
   /** Input names in graph order. */
@@ -113,6 +135,14 @@ export class OnnxSession {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.session.release();
+    try {
+      await this.session.release();
+    } finally {
+      if (this.scratchDir) await rm(this.scratchDir, { recursive: true, force: true });
+    }
   }
+}
+
+function isEncoded(model: Graph | EncodedModel): model is EncodedModel {
+  return (model as EncodedModel).model instanceof Uint8Array;
 }

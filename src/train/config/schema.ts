@@ -169,11 +169,11 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       loss: obj('The clipped surrogate loss.', {
         epsilonLow: num('Lower clip range ε_low.', 0.2, { minimum: 0 }),
         epsilonHigh: num('Upper clip range ε_high (DAPO clip-higher: 0.28).', 0.28, { minimum: 0 }),
-        aggregation: oneOf('token_mean (DAPO), sequence_mean (GRPO) or constant (Dr. GRPO: divide by K·maxTotalTokens).', ['token_mean', 'sequence_mean', 'constant'], 'token_mean'),
+        aggregation: oneOf('token_mean (DAPO), sequence_mean (GRPO) or constant (Dr. GRPO: divide the summed token losses by (episodes in the batch) × (rollout.maxTurns × rollout.maxNewTokensPerTurn), the completion budget, whatever the sampled lengths).', ['token_mean', 'sequence_mean', 'constant'], 'token_mean'),
         importanceLevel: oneOf("'token' ratios (PPO/GRPO) or one 'sequence' ratio per episode (GSPO).", ['token', 'sequence'], 'token'),
         beta: num('KL coefficient β toward the reference (SFT weights; adapters off with LoRA). 0 skips the reference pass.', 0.04, { minimum: 0 }),
         klEstimator: oneOf('KL estimator: k1, k2 or k3.', ['k1', 'k2', 'k3'], 'k3'),
-        entropyCoef: num('Entropy bonus coefficient (0: off).', 0, { minimum: 0 }),
+        entropyCoef: num('Entropy bonus coefficient c_H: the loss subtracts c_H × the entropy of the full next-token distribution on completion tokens, differentiated through the model (0: off).', 0, { minimum: 0 }),
       }),
       muIterations: int('μ: optimizer passes over each sampled batch (ratios against the stored old log-probs).', 1, 1),
       zeroVariance: oneOf("Groups with equal rewards: 'keep' (advantage 0), 'drop' from the loss, or 'dynamic_sampling' (resample to fill the batch with informative groups).", ['keep', 'drop', 'dynamic_sampling'], 'keep'),

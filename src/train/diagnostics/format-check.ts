@@ -3,7 +3,7 @@
  * exactly the arguments the tool's schema names (no missing required ones, no extras — the
  * extra-null-arguments habit is what collapsed the seed's GRPO run).
  */
-import { extractToolCalls } from '../../text/tool-calls.js';
+import { parseAssistantReply } from '../../lm/tool-calls.js';
 import type { PolicyTool } from '../policy/trainable-policy.js';
 
 /** Counts behind the format check. */
@@ -42,14 +42,15 @@ export function checkToolCallFormat(texts: readonly string[], tools: readonly Po
   const byName = new Map(tools.map((t) => [t.name, t]));
   let calls = 0, parsed = 0, exact = 0, without = 0;
   for (const text of texts) {
-    const found = extractToolCalls(text);
-    if (found.length === 0) without++;
-    for (const c of found) {
-      calls++;
-      if (!c.call) continue;
-      parsed++;
-      const tool = byName.get(c.call.name);
-      if (tool && argumentsMatch(c.call.arguments, tool)) exact++;
+    // Read as the rollout reads a turn: calls written inside <think> are plans, not calls.
+    const reply = parseAssistantReply(text);
+    const blocks = reply.toolCalls.length + reply.failures.length;
+    if (blocks === 0) without++;
+    calls += blocks;
+    parsed += reply.toolCalls.length;
+    for (const c of reply.toolCalls) {
+      const tool = byName.get(c.name);
+      if (tool && argumentsMatch(c.arguments, tool)) exact++;
     }
   }
   const denominator = calls + without;

@@ -70,6 +70,22 @@ async function sampleGroups<Obs>(ctx: GrpoStepContext<Obs>, questions: number): 
 }
 
 /**
+ * The completion-token budget L of one episode: `maxTurns × maxNewTokensPerTurn`, the most
+ * tokens the policy can generate in an episode (prompt and tool-response tokens excluded). Dr.
+ * GRPO's `constant` aggregation divides the batch's summed token losses by (sequences × L); L is
+ * a constant of the configuration, never the sampled lengths, so long and short answers weigh
+ * the same per token.
+ *
+ * @example
+ * ```ts
+ * completionTokenBudget({ maxTurns: 6, maxNewTokensPerTurn: 96 }); // 576
+ * ```
+ */
+export function completionTokenBudget(rollout: { maxTurns: number; maxNewTokensPerTurn: number }): number {
+  return rollout.maxTurns * rollout.maxNewTokensPerTurn;
+}
+
+/**
  * Runs one GRPO step and returns its metrics and scored episodes.
  *
  * @example
@@ -125,6 +141,12 @@ export async function grpoStep<Obs>(ctx: GrpoStepContext<Obs>, lr: number): Prom
     for (let iteration = 0; iteration < cfg.grpo.muIterations; iteration++) {
       const scores = await ctx.policy.score(sequences, { entropy: true });
       tokens += sequences.reduce((a, s) => a + s.length, 0);
+      if (loss.entropyCoef > 0 && scores.some((s) => !s.entropies)) {
+        throw new Error(
+          `grpo.loss.entropyCoef is ${loss.entropyCoef} but this policy backend returns no entropies, so the bonus would do nothing: ` +
+            'set grpo.loss.entropyCoef to 0, or use a backend whose score() returns entropies.',
+        );
+      }
       old ??= scores.map((s) => s.logprobs);
       const lossInput: LossSequence[] = trainEpisodes.map((e, i) => ({
         logprobs: scores[i]!.logprobs,
@@ -142,7 +164,7 @@ export async function grpoStep<Obs>(ctx: GrpoStepContext<Obs>, lr: number): Prom
         entropyCoef: loss.entropyCoef,
         aggregation: loss.aggregation,
         importanceLevel: loss.importanceLevel,
-        maxCompletionTokens: cfg.rollout.maxTotalTokens,
+        maxCompletionTokens: completionTokenBudget(cfg.rollout),
       });
       lossMetrics = result.metrics;
       if (Number.isNaN(lossMetrics.entropy)) {

@@ -103,6 +103,22 @@ function centreInGroup(groups: readonly (readonly number[])[], leaveOneOut: bool
   });
 }
 
+/**
+ * `value / (s + epsilon)`, except that a spread of zero (up to rounding, relative to the values'
+ * magnitude) means no signal: 0, never NaN, and never rounding noise blown up to ±1 when
+ * `epsilon` is 0.
+ */
+function divideBySpread(value: number, s: number, epsilon: number, magnitude: number): number {
+  if (s <= 1e-12 * Math.max(1, magnitude)) return epsilon > 0 ? value / (s + epsilon) : 0;
+  return value / (s + epsilon);
+}
+
+function maxAbs(values: readonly number[]): number {
+  let m = 0;
+  for (const v of values) m = Math.max(m, Math.abs(v));
+  return m;
+}
+
 function scaleCentred(
   centred: number[][],
   rawGroups: readonly (readonly number[])[],
@@ -114,18 +130,22 @@ function scaleCentred(
   if (scale === 'group') {
     return centred.map((g, i) => {
       const s = standardDeviation(rawGroups[i]!, std);
-      return g.map((a) => a / (s + epsilon));
+      const magnitude = maxAbs(rawGroups[i]!);
+      return g.map((a) => divideBySpread(a, s, epsilon, magnitude));
     });
   }
-  const s = standardDeviation(rawGroups.flat(), std);
-  return centred.map((g) => g.map((a) => a / (s + epsilon)));
+  const flat = rawGroups.flat();
+  const s = standardDeviation(flat, std);
+  const magnitude = maxAbs(flat);
+  return centred.map((g) => g.map((a) => divideBySpread(a, s, epsilon, magnitude)));
 }
 
 function whitenOverBatch(values: number[][], std: StdKind, epsilon: number): number[][] {
   const flat = values.flat();
   const m = mean(flat);
   const s = standardDeviation(flat, std);
-  return values.map((g) => g.map((v) => (v - m) / (s + epsilon)));
+  const magnitude = maxAbs(flat);
+  return values.map((g) => g.map((v) => divideBySpread(v - m, s, epsilon, magnitude)));
 }
 
 /**

@@ -11,7 +11,9 @@ import { klEstimate, type KlEstimator } from './kl.js';
  * - `token_mean` (DAPO): sum over all trainable tokens of the batch / their count.
  * - `sequence_mean` (original GRPO): mean over tokens within a sequence, then over sequences.
  * - `constant` (Dr. GRPO): sum over all tokens / (number of sequences × `maxCompletionTokens`), so
- *   long and short answers weigh the same per token.
+ *   long and short answers weigh the same per token. `maxCompletionTokens` must be a constant of
+ *   the setup (the generation budget; the trainer passes `completionTokenBudget(rollout)` =
+ *   maxTurns × maxNewTokensPerTurn), not a sampled length.
  */
 export type LossAggregation = 'token_mean' | 'sequence_mean' | 'constant';
 
@@ -50,7 +52,7 @@ export interface PolicyLossOptions {
   aggregation?: LossAggregation;
   /** Token versus sequence (GSPO) importance ratios (default `token`). */
   importanceLevel?: ImportanceLevel;
-  /** Denominator length for `constant` aggregation (required for it). */
+  /** The completion-token budget L of one sequence: `constant` aggregation divides by (sequences × L) (required for it). */
   maxCompletionTokens?: number;
 }
 

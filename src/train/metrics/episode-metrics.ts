@@ -6,7 +6,7 @@ import { isZeroVarianceGroup, mean, standardDeviation } from '../math/advantages
 import { completionText, type Episode } from '../rollout/episode.js';
 
 /**
- * Reward, success, reward components, per-turn rewards, completion lengths, tool-call
+ * Reward, success, reward components (mean and std), per-turn rewards, completion lengths, tool-call
  * frequency, failures by error type and repairs by kind for a set of episodes.
  *
  * @example
@@ -41,7 +41,11 @@ export function episodeMetrics(episodes: readonly Episode[], rewards: readonly n
       for (const r of t.repairs) repairs.set(r, (repairs.get(r) ?? 0) + 1);
     });
   }
-  for (const [k, v] of components) out[`reward_components/${k}`] = v / n;
+  for (const [k, v] of components) {
+    out[`reward_components/${k}`] = v / n;
+    // Spread of the component over episodes (an episode without it counts 0, as in the mean).
+    out[`reward_components_std/${k}`] = standardDeviation(episodes.map((e) => e.rewardComponents[k] ?? 0), 'population');
+  }
   for (const [t, list] of turnRewards) out[`turn_reward/${t}`] = mean(list);
   for (const [k, v] of errors) out[`tool_errors/${k}`] = v / n;
   for (const [k, v] of repairs) out[`repairs/${k}`] = v / n;

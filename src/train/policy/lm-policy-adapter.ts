@@ -13,10 +13,10 @@ import type { ChatCodec, GenerateRequest, GenerateResult, TokenScores, Trainable
  * A trainable policy backed by an ONNX transformer.
  *
  * The LM layer's log-prob arrays are shifted by one (entry t scores token t+1); this adapter
- * converts to the trainer's convention (entry t scores token t, entry 0 is 0). Entropies are
- * not computed by the graphs: `score(..., { entropy: true })` returns none and the trainer
- * falls back to the sampled-token estimate −log p for its entropy metric; an entropy bonus
- * is refused.
+ * converts to the trainer's convention (entry t scores token t, entry 0 is 0). With
+ * `score(..., { entropy: true })` it returns the exact entropy of the full next-token
+ * distribution at every position (computed in the scoring graph), and `backward` with entropy
+ * weights differentiates that entropy too, so `grpo.loss.entropyCoef` is a real entropy bonus.
  *
  * @example
  * ```ts
@@ -71,20 +71,20 @@ export class LmTrainablePolicy implements TrainablePolicy {
   }
 
   async score(sequences: readonly (readonly number[])[], options: { reference?: boolean; entropy?: boolean } = {}): Promise<TokenScores[]> {
-    const shifted = await this.lm.logprobs(sequences, { reference: options.reference ?? false });
-    return shifted.map((lp, i) => {
+    const { logprobs, entropies } = await this.lm.score(sequences, { reference: options.reference ?? false, entropy: options.entropy ?? false });
+    const shift = (values: Float32Array, i: number): Float32Array => {
       const out = new Float32Array(sequences[i]!.length);
-      out.set(lp, 1);
-      return { logprobs: out };
-    });
+      out.set(values, 1);
+      return out;
+    };
+    return logprobs.map((lp, i) => (entropies ? { logprobs: shift(lp, i), entropies: shift(entropies[i]!, i) } : { logprobs: shift(lp, i) }));
   }
 
   async backward(sequences: readonly (readonly number[])[], logprobWeights: readonly Float64Array[], entropyWeights?: readonly Float64Array[]): Promise<void> {
-    if (entropyWeights && entropyWeights.some((w) => w.some((v) => v !== 0))) {
-      throw new Error('the ONNX policy has no entropy gradient: set grpo.loss.entropyCoef to 0');
-    }
     const weights = logprobWeights.map((w) => Float32Array.from(w.subarray(1)));
-    const { gradients } = await this.lm.backward(sequences, weights);
+    // The entropy graph costs extra vocabulary-sized buffers: use it only for a non-zero bonus.
+    const withEntropy = entropyWeights !== undefined && entropyWeights.some((w) => w.some((v) => v !== 0));
+    const { gradients } = await this.lm.backward(sequences, weights, withEntropy ? { entropyWeights: entropyWeights.map((w) => Float32Array.from(w.subarray(1))) } : {});
     for (const p of this.params) {
       const g = gradients.get(p.name);
       if (!g) continue;

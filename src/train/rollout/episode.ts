@@ -19,6 +19,11 @@ export interface TurnRecord {
   repairs: string[];
   /** Whether the text held a `<tool_call>` block that parsed into a call. */
   parsedToolCall: boolean;
+  /**
+   * Tool-call blocks the turn held after the one that was run (one call per turn); absent when
+   * none. The tool response said so, and `repairs` lists `extra_tool_calls_ignored` once.
+   */
+  extraCallsIgnored?: number;
 }
 
 /** A finished episode. */

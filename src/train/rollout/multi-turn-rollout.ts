@@ -6,7 +6,7 @@
  */
 import type { Env, Info } from '../../gym/env.js';
 import type { Rng } from '../../gym/rng.js';
-import { extractToolCalls } from '../../text/tool-calls.js';
+import { parseAssistantReply } from '../../lm/tool-calls.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import type { Episode, TurnRecord } from './episode.js';
 import { promptToolsOf, resetOptionsOf, type EpisodeSpec, type RolloutTask } from './rollout-task.js';
@@ -58,12 +58,49 @@ function repairKinds(value: unknown): string[] {
   return value.map((r) => (r && typeof r === 'object' && 'kind' in r ? String((r as { kind: unknown }).kind) : String(r)));
 }
 
-/** The env action for a model turn: the first parsed tool call, else the raw text (envs with text actions read it). */
-export function actionFromText(text: string): { action: unknown; parsed: boolean } {
-  const calls = extractToolCalls(text);
-  const first = calls.find((c) => c.call !== undefined);
-  if (first?.call) return { action: { name: first.call.name, arguments: first.call.arguments }, parsed: true };
-  return { action: text, parsed: false };
+/** The env action of one model turn, read by {@link actionFromText}. */
+export interface TurnAction {
+  /** The first tool call as `{ name, arguments }`, else the reply text without its thinking. */
+  action: unknown;
+  /** Whether the reply held a readable tool call (outside the thinking). */
+  parsed: boolean;
+  /** Tool-call blocks after the executed one (further calls and unreadable blocks): not run. */
+  extraCalls: number;
+}
+
+/** Repair kind recorded on a turn whose extra tool calls were dropped (SQLEnv's own name for it). */
+export const EXTRA_CALLS_REPAIR = 'extra_tool_calls_ignored';
+
+/**
+ * The env action for a model turn, read with the shared {@link parseAssistantReply}: the first
+ * tool call written outside the `<think>` block, else the text with the thinking cut out (envs
+ * with text actions read it). Calls written inside the thinking are plans and are never run.
+ * Only one call is run per turn; `extraCalls` says how many more the turn held.
+ *
+ * @example
+ * ```ts
+ * actionFromText('<tool_call>{"name": "answer", "arguments": {"value": "a"}}</tool_call>');
+ * // → { action: { name: 'answer', arguments: { value: 'a' } }, parsed: true, extraCalls: 0 }
+ * ```
+ */
+export function actionFromText(text: string): TurnAction {
+  const reply = parseAssistantReply(text);
+  const first = reply.toolCalls[0];
+  if (first) return { action: { name: first.name, arguments: first.arguments }, parsed: true, extraCalls: reply.toolCalls.length - 1 + reply.failures.length };
+  return { action: reply.withoutThinking, parsed: false, extraCalls: 0 };
+}
+
+/**
+ * The line put before the tool response when a turn held more than one call, so the model
+ * learns that the extra calls were not run.
+ *
+ * @example
+ * ```ts
+ * extraCallsNotice(2); // 'Only the first tool call was run; 2 extra calls were ignored. Call exactly one tool per turn.'
+ * ```
+ */
+export function extraCallsNotice(extraCalls: number): string {
+  return `Only the first tool call was run; ${extraCalls} extra call${extraCalls === 1 ? ' was' : 's were'} ignored. Call exactly one tool per turn.`;
 }
 
 /**
@@ -131,30 +168,43 @@ export async function rolloutEpisodes<Obs>(
       })),
       rng,
     );
+    const replies = active.map((r, i) => {
+      const out = results[i]!;
+      const text = codec.decode(out.tokens);
+      return { out, text, ...actionFromText(text) };
+    });
+    // Every episode's step of this turn is submitted at once: remote envs and the SQL query pool
+    // overlap their latency, and a vector env's slots (VectorEnvSlots) go out as one vector step.
+    // Results are then handled in episode order, so runs stay reproducible.
+    const steps = await Promise.allSettled(active.map(async (r, i) => r.job.env.step(replies[i]!.action)));
     for (let i = 0; i < active.length; i++) {
       const r = active[i]!;
-      const out = results[i]!;
+      const { out, text, action, parsed, extraCalls } = replies[i]!;
       const ep = r.episode;
       ep.tokens.push(...out.tokens);
       ep.mask.push(...out.tokens.map(() => 1));
       ep.generatedTokens += out.tokens.length;
-      const text = codec.decode(out.tokens);
-      const { action, parsed } = actionFromText(text);
+      const extra = extraCalls > 0 ? { extraCallsIgnored: extraCalls } : {};
+      const extraRepairs = extraCalls > 0 ? [EXTRA_CALLS_REPAIR] : [];
       let turn: TurnRecord;
       let ended = false;
+      const stepped = steps[i]!;
       try {
-        const [obs, reward, terminated, truncated, info] = await r.job.env.step(action);
+        if (stepped.status === 'rejected') throw stepped.reason;
+        const [obs, reward, terminated, truncated, info] = stepped.value;
         r.lastObs = obs;
         r.lastInfo = info;
         for (const [k, v] of Object.entries(numberRecord(info['reward_components']))) ep.rewardComponents[k] = (ep.rewardComponents[k] ?? 0) + v;
-        const resultText = task.renderStepResult(obs, info);
+        const rendered = task.renderStepResult(obs, info);
+        const resultText = extraCalls > 0 ? `${extraCallsNotice(extraCalls)}\n${rendered}` : rendered;
         turn = {
           text,
           action: typeof action === 'string' ? action : JSON.stringify(action),
           result: resultText.length > RESULT_TEXT_LIMIT ? resultText.slice(0, RESULT_TEXT_LIMIT) + '…' : resultText,
           reward,
-          repairs: repairKinds(info['repairs']),
+          repairs: [...repairKinds(info['repairs']), ...extraRepairs],
           parsedToolCall: parsed,
+          ...extra,
           ...(typeof info['error_type'] === 'string' ? { errorType: info['error_type'] } : {}),
         };
         if (terminated || truncated) {
@@ -175,7 +225,7 @@ export async function rolloutEpisodes<Obs>(
         }
       } catch (err) {
         // An env that throws on an action ends the episode; the failure is recorded, not fatal.
-        turn = { text, action: String(action), result: String((err as Error).message ?? err), reward: 0, errorType: 'env_exception', repairs: [], parsedToolCall: parsed };
+        turn = { text, action: typeof action === 'string' ? action : JSON.stringify(action), result: String((err as Error).message ?? err), reward: 0, errorType: 'env_exception', repairs: extraRepairs, parsedToolCall: parsed, ...extra };
         ended = true;
       }
       ep.turns.push(turn);

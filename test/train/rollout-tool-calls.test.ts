@@ -1,0 +1,170 @@
+/**
+ * How the rollout turns a model reply into an env action: through the shared parseAssistantReply,
+ * one call per turn with the extra calls reported to the model, never a call written in <think>.
+ */
+import { describe, expect, it } from 'vitest';
+import { SQLEnv } from '../../envs/sql/index.js';
+import { Env, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../src/gym/env.js';
+import { Rng } from '../../src/gym/rng.js';
+import { Discrete } from '../../src/gym/spaces/discrete.js';
+import { Text } from '../../src/gym/spaces/text.js';
+import { episodeMetrics } from '../../src/train/metrics/episode-metrics.js';
+import { actionFromText, extraCallsNotice, rolloutEpisodes } from '../../src/train/rollout/multi-turn-rollout.js';
+import type { RolloutTask } from '../../src/train/rollout/rollout-task.js';
+import { sqlRolloutTask } from '../../src/train/tasks/sql-task.js';
+import type { ChatCodec, GenerateRequest, GenerateResult, TokenScores, TrainableParameter, TrainablePolicy } from '../../src/train/policy/trainable-policy.js';
+import { useFixtureEnv } from '../sql/fixture-env.js';
+
+const call = (name: string, args: Record<string, unknown>) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
+
+/** Token t (≥ 1) decodes to the t-th scripted reply; tool responses are recorded as text. */
+class ScriptCodec implements ChatCodec {
+  readonly responses: string[] = [];
+  constructor(readonly replies: readonly string[]) {}
+  encodeStart(): number[] {
+    return [0];
+  }
+  encodeToolResponses(responses: readonly string[]): number[] {
+    this.responses.push(...responses);
+    return [0];
+  }
+  decode(tokens: readonly number[]): string {
+    return tokens.filter((t) => t > 0).map((t) => this.replies[t - 1]!).join('');
+  }
+  encodeAssistantTurn(): number[] {
+    return [0];
+  }
+}
+
+/** A policy that writes the scripted replies in order, one per turn. */
+class ScriptedPolicy implements TrainablePolicy {
+  readonly codec: ScriptCodec;
+  private next = 0;
+  constructor(replies: readonly string[]) {
+    this.codec = new ScriptCodec(replies);
+  }
+  async generate(requests: readonly GenerateRequest[]): Promise<GenerateResult[]> {
+    return requests.map(() => ({ tokens: [++this.next], logprobs: [0], finishReason: 'stop' as const }));
+  }
+  async score(sequences: readonly (readonly number[])[]): Promise<TokenScores[]> {
+    return sequences.map((s) => ({ logprobs: new Float32Array(s.length) }));
+  }
+  async backward(): Promise<void> {}
+  parameters(): TrainableParameter[] {
+    return [];
+  }
+  async freezeReference(): Promise<void> {}
+  async dispose(): Promise<void> {}
+}
+
+/** Records every action it is given; answers "ran <name>" and never ends the episode itself. */
+class RecordingEnv extends Env<string, unknown> {
+  override actionSpace = new Discrete(1) as never;
+  override observationSpace = new Text({ maxLength: 64, minLength: 0, charset: 'any' }) as never;
+  readonly actions: unknown[] = [];
+  override async reset(options: ResetOptions = {}): Promise<ResetResult<string>> {
+    await super.reset(options);
+    return ['start', {}];
+  }
+  override async step(action: unknown): Promise<StepResult<string>> {
+    this.actions.push(action);
+    const name = typeof action === 'string' ? `text ${JSON.stringify(action)}` : (action as { name: string }).name;
+    const info: Info = typeof action === 'string' ? { error_type: 'parse_error' } : {};
+    return [`ran ${name}`, 0, false, false, info];
+  }
+}
+
+const recordingTask: RolloutTask<string> = {
+  systemPrompt: 'use the tools',
+  tools: [],
+  renderInitial: (obs) => obs,
+  renderStepResult: (obs) => obs,
+  questionOf: (obs) => obs,
+};
+
+const options = { maxTurns: 2, maxNewTokensPerTurn: 4, maxTotalTokens: 64, temperature: 1, topP: 1 };
+
+describe('actionFromText (shared parseAssistantReply)', () => {
+  it('runs the first call and counts every further block as an extra call', () => {
+    expect(actionFromText(`${call('describe', { table_name: 'singer' })}\n${call('query', { sql: 'SELECT 1' })}${call('answer', { value: '6' })}`)).toEqual({
+      action: { name: 'describe', arguments: { table_name: 'singer' } },
+      parsed: true,
+      extraCalls: 2,
+    });
+    expect(actionFromText(`${call('answer', { value: 'a' })}<tool_call>not json`).extraCalls).toBe(1);
+    expect(actionFromText(call('answer', { value: 'a' })).extraCalls).toBe(0);
+  });
+
+  it('never takes a call written inside <think>, and hands text envs the reply without the thinking', () => {
+    expect(actionFromText(`<think>maybe ${call('answer', { value: '6' })}</think>`)).toEqual({ action: '', parsed: false, extraCalls: 0 });
+    expect(actionFromText(`<think>plan ${call('answer', { value: '6' })}</think>DESCRIBE singer`)).toEqual({ action: 'DESCRIBE singer', parsed: false, extraCalls: 0 });
+    // Qwen3: the opening tag was in the prompt.
+    expect(actionFromText(`plan ${call('answer', { value: '6' })}</think>\n${call('describe', { table_name: 'singer' })}`)).toMatchObject({
+      action: { name: 'describe' },
+      parsed: true,
+      extraCalls: 0,
+    });
+    // Ran out of tokens while thinking: nothing to run.
+    expect(actionFromText(`<think>${call('answer', { value: '6' })}`)).toEqual({ action: '', parsed: false, extraCalls: 0 });
+  });
+});
+
+describe('rolloutEpisodes: one tool call per turn', () => {
+  it('runs only the first of two calls and tells the model the other was ignored', async () => {
+    const env = new RecordingEnv();
+    const policy = new ScriptedPolicy([`${call('describe', { table_name: 'singer' })}${call('answer', { value: '6' })}`, call('answer', { value: '6' })]);
+    const [ep] = await rolloutEpisodes(policy, recordingTask, [{ env, spec: { seed: 0 }, group: 0 }], options, new Rng(0));
+    expect(env.actions).toEqual([
+      { name: 'describe', arguments: { table_name: 'singer' } },
+      { name: 'answer', arguments: { value: '6' } },
+    ]);
+    const notice = extraCallsNotice(1);
+    expect(notice).toMatch(/1 extra call was ignored.*one tool per turn/);
+    expect(policy.codec.responses[0]).toBe(`${notice}\nran describe`);
+    const [first, second] = ep!.turns;
+    expect(first).toMatchObject({ result: `${notice}\nran describe`, parsedToolCall: true, extraCallsIgnored: 1, repairs: ['extra_tool_calls_ignored'] });
+    expect(first!.errorType).toBeUndefined();
+    expect(second!.extraCallsIgnored).toBeUndefined();
+    expect(second!.repairs).toEqual([]);
+    const metrics = episodeMetrics([ep!], [0]);
+    expect(metrics['repairs/extra_tool_calls_ignored']).toBe(1);
+    expect(metrics['tools/failure_frequency']).toBe(0);
+  });
+
+  it('does not execute a call written inside <think>', async () => {
+    const env = new RecordingEnv();
+    const policy = new ScriptedPolicy([`<think>I could ${call('answer', { value: '6' })}</think>`, call('describe', { table_name: 'singer' })]);
+    const [ep] = await rolloutEpisodes(policy, recordingTask, [{ env, spec: { seed: 0 }, group: 0 }], options, new Rng(0));
+    expect(env.actions).toEqual(['', { name: 'describe', arguments: { table_name: 'singer' } }]);
+    expect(ep!.turns[0]).toMatchObject({ parsedToolCall: false, errorType: 'parse_error' });
+  });
+});
+
+describe('rolloutEpisodes on SQLEnv', () => {
+  const concert = useFixtureEnv();
+  const task = sqlRolloutTask(() => ['train-0000']); // How many singers are there? → 6
+
+  it('a describe + answer turn runs only describe; the episode goes on and the model is told', async () => {
+    const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool });
+    const policy = new ScriptedPolicy([`${call('describe', { table_name: 'singer' })}\n${call('answer', { value: '6' })}`, call('answer', { value: '6' })]);
+    const [ep] = await rolloutEpisodes(policy, task, [{ env, spec: task.episodeSpec!(0, 'train'), group: 0 }], { ...options, maxTotalTokens: 100000 }, new Rng(0));
+    await env.close();
+    expect(ep!.turns).toHaveLength(2);
+    expect(ep!.turns[0]!.action).toContain('describe');
+    expect(ep!.turns[0]!.result.startsWith(extraCallsNotice(1))).toBe(true);
+    expect(ep!.turns[0]!.result).toMatch(/singer/i);
+    expect(ep!.finished).toBe(true);
+    expect(ep!.correct).toBe(true);
+  });
+
+  it('an answer planned inside <think> is not submitted', async () => {
+    const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool });
+    const policy = new ScriptedPolicy([`<think>${call('answer', { value: '6' })}</think>`, call('describe', { table_name: 'singer' })]);
+    const [ep] = await rolloutEpisodes(policy, task, [{ env, spec: task.episodeSpec!(0, 'train'), group: 0 }], { ...options, maxTotalTokens: 100000 }, new Rng(0));
+    await env.close();
+    expect(ep!.turns).toHaveLength(2);
+    expect(ep!.turns[0]!.parsedToolCall).toBe(false);
+    expect(ep!.turns[0]!.errorType).toBeDefined();
+    expect(ep!.correct).toBe(false);
+  });
+});

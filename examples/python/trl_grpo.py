@@ -1,12 +1,16 @@
 """Train a model on SQLEnv with TRL's GRPO and `environment_factory`, against `sqlenv serve`.
 
-    npx sqlenv serve --max-sessions 64 --port 8000 &
+    npx sqlenv serve --env SQLEnv-v0 --dataset bundled --max-sessions 64 --port 8000 &
     pip install trl datasets            # and torch
     SQLENV_URL=http://127.0.0.1:8000 python3 examples/python/trl_grpo.py
 
 Each rollout gets its own `SQLEnvToolEnv` (one server session); the model calls the tools
 describe/sample/query/answer; the reward is the episode's return. Set MODEL to a small
 instruct model with tool calling (e.g. Qwen/Qwen2.5-0.5B-Instruct).
+
+It first checks the server with the standard library alone (tools listed, one episode reset,
+one describe call), so a wrong URL or token shows up before any model is loaded; without the
+training packages it stops after that check and names what to install.
 """
 import importlib.util
 import os
@@ -22,10 +26,36 @@ def missing_packages() -> list:
     return [name for name in REQUIRED if importlib.util.find_spec(name) is None]
 
 
+def check_server() -> bool:
+    """Before loading a model: play one tool call on the server with the standard library only
+    (reachable, token accepted, serving SQLEnv's tools). Prints what it found."""
+    from sqlenv_client import RemoteEnvError, connect
+
+    url = os.environ.get("SQLENV_URL", "http://127.0.0.1:8000")
+    try:
+        with connect(url, token=os.environ.get("SQLENV_TOKEN") or None) as session:
+            tools = sorted(t["name"] for t in session.list_tools())
+            obs = session.reset(seed=0).observation
+            table = (obs.get("tables") or ["?"])[0] if isinstance(obs, dict) else "?"
+            step = session.step({"name": "describe", "arguments": {"table_name": table}})
+    except (OSError, RemoteEnvError) as err:
+        print(f"trl_grpo.py: the server at {url} is not usable: {err}")
+        return False
+    if not {"describe", "sample", "query", "answer"} <= set(tools):
+        print(f"trl_grpo.py: the server at {url} does not serve SQLEnv's tools (it has: {', '.join(tools) or 'none'})")
+        return False
+    error = step.observation.get("error") if isinstance(step.observation, dict) else None
+    print(f"server ok: {url} serves tools {', '.join(tools)}; describe({table}) -> {'error: ' + error if error else 'ok'}")
+    return True
+
+
 def main() -> int:
     missing = missing_packages()
+    server_ok = check_server()
     if missing:
-        print(f"trl_grpo.py needs: {', '.join(missing)} (pip install {' '.join(missing)}). Nothing was run.")
+        print(f"trl_grpo.py needs: {', '.join(missing)} (pip install {' '.join(missing)}). Nothing was trained.")
+        return 1
+    if not server_ok:
         return 1
 
     from datasets import Dataset  # type: ignore[import-not-found]

@@ -3,7 +3,7 @@
  */
 import { pack } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jsonLineLogger } from '../../src/remote/index.js';
+import { jsonLineLogger, RemoteEnv } from '../../src/remote/index.js';
 import { startTestServer } from './fixtures/server.js';
 import { TallyEnv } from './fixtures/tally-env.js';
 import { openRawClient } from './ws-helpers.js';
@@ -106,6 +106,16 @@ describe('WebSocket faults', () => {
     await sleep(20);
     expect((await fetch(`${server.url}/sessions`, { method: 'POST' })).status).toBe(201);
     b.close();
+  });
+
+  it.each(['ws', 'http'] as const)('RemoteEnv over %s reports a refused session with its code (CAPACITY_REACHED), not as a lost connection', async (transport) => {
+    const server = await start({ maxSessions: 1 });
+    const holder = await openRawClient(server.wsUrl);
+    await holder.request({ type: 'state' });
+    const env = await RemoteEnv.connect(server.url, { transport });
+    await expect(env.reset()).rejects.toMatchObject({ code: 'CAPACITY_REACHED', data: { max_sessions: 1 } });
+    await env.close();
+    holder.close();
   });
 
   it('reaps idle sessions on both transports', async () => {

@@ -104,7 +104,13 @@ describe('OpenEnv stateless HTTP and info routes', () => {
     expect(reset.data).toMatchObject({ reward: null, done: false });
     const step = await call('POST', '/step', { action: { name: 'finish', arguments: {} } });
     expect(step.status).toBe(409);
-    expect(step.data).toMatchObject({ code: 'SESSION_ERROR', reason: 'reset_needed' });
+    expect(step.data).toMatchObject({ code: 'SESSION_ERROR', reason: 'reset_needed', stateless: true });
+    // The answer says why (a fresh env per request) and what to do instead, as docs/remote.md says.
+    expect(step.data.message).toMatch(/stateless .*fresh env .*POST \/sessions.*X-Session-Id.*\/ws/);
+    // Listing tools needs no episode, so it works statelessly.
+    const tools = await call('POST', '/step', { action: { type: 'list_tools' } });
+    expect(tools.status).toBe(200);
+    expect((tools.data.observation as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain('add');
     expect((await call('GET', '/state')).data).toMatchObject({ episode_id: null, step_count: 0 });
   });
 

@@ -1,10 +1,14 @@
 /**
- * The Python client (clients/python) and examples (examples/python) against a server this test
- * starts on 127.0.0.1: `python3 -m unittest` (the TRL adapter plays a full episode), then the
- * examples. Skipped only when python3 is absent.
+ * The Python client (clients/python) and examples (examples/python) against servers this test
+ * starts on 127.0.0.1: `python3 -m unittest` (the TRL adapter plays a full episode; the
+ * JSON Schema sampler samples SQLEnv-v0's own /schema), then the examples, both against the
+ * fixture env and against a real `sqlenv serve --env SQLEnv-v0 --dataset bundled` process (the
+ * command the examples' docstrings tell users to run). Skipped only when python3 is absent.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spaceFromJSONSchema } from '../../src/gym/spaces/index.js';
+import { fetchSchema } from '../../src/remote/client/transport.js';
 import { startTestServer } from './fixtures/server.js';
 import { MINI_SQL_ENV_ID } from './fixtures/mini-sql-env.js';
 import { startSqlServer, type SqlTestServer } from './fixtures/sql-server.js';
@@ -13,57 +17,118 @@ const python = spawnSync('python3', ['--version']).status === 0;
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 let server: Server;
-/** SQLEnv-v0 itself, for the TRL adapter's episode on the real env. */
+/** SQLEnv-v0 in this process, for the unittest suite's episodes on the real env. */
 let sql: SqlTestServer;
+/** `sqlenv serve --env SQLEnv-v0 --dataset bundled` as a process, for the examples. */
+let cli: { child: ChildProcessWithoutNullStreams; url: string; log: () => string };
 
-function py(args: string[], cwd: string) {
-  // Async spawn would be nicer, but the server runs in this process: spawnSync would block it.
+function py(args: string[], cwd: string, env: Record<string, string> = {}) {
+  // Async spawn: the servers run in this process, spawnSync would block them.
   return new Promise<{ code: number; out: string }>((resolve) => {
-    import('node:child_process').then(({ spawn }) => {
-      const child = spawn('python3', args, { cwd, env: { ...process.env, SQLENV_URL: server.url, SQLENV_SQL_URL: sql.server.url, PYTHONDONTWRITEBYTECODE: '1' } });
-      let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (out += d));
-      child.on('close', (code) => resolve({ code: code ?? -1, out }));
+    const child = spawn('python3', args, { cwd, env: { ...process.env, SQLENV_URL: server.url, SQLENV_SQL_URL: sql.server.url, PYTHONDONTWRITEBYTECODE: '1', ...env } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => resolve({ code: code ?? -1, out }));
+  });
+}
+
+/** Start `sqlenv serve ARGS` from the TypeScript sources; resolves once it prints its address. */
+function serve(args: string[]): Promise<typeof cli> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args]);
+  let log = '';
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (d: Buffer) => {
+      log += d.toString();
+      const m = /on (http:\/\/[\d.]+:\d+)/.exec(log);
+      if (m) resolve({ child, url: m[1]!, log: () => log });
     });
+    child.once('exit', (code) => reject(new Error(`sqlenv serve exited with ${code}: ${log}`)));
   });
 }
 
 describe.runIf(python)('Python client', () => {
   beforeAll(async () => {
-    server = await startTestServer({ envId: MINI_SQL_ENV_ID, maxSessions: 16 });
-    sql = await startSqlServer('smoke', { maxSessions: 4 });
+    [server, sql, cli] = await Promise.all([
+      startTestServer({ envId: MINI_SQL_ENV_ID, maxSessions: 16 }),
+      startSqlServer('smoke', { maxSessions: 4 }),
+      serve(['--env', 'SQLEnv-v0', '--dataset', 'bundled', '--port', '0', '--query-workers', '1', '--max-sessions', '8']),
+    ]);
   });
   afterAll(async () => {
     await server?.close();
     await sql?.close();
+    if (cli && cli.child.exitCode === null) {
+      const exited = new Promise<number | null>((resolve) => cli.child.once('exit', resolve));
+      cli.child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
   });
 
-  it('passes its unittest suite against a live server (TRL adapter plays a full episode)', async () => {
+  it('passes its unittest suite against live servers (TRL adapter episodes, JSON Schema sampler on SQLEnv-v0)', async () => {
     const { code, out } = await py(['-m', 'unittest', 'discover', '-s', 'tests', '-t', '.', '-v'], 'clients/python');
     expect(out).toMatch(/test_plays_a_full_episode_tolerating_extra_and_missing_arguments .* ok/);
     expect(out).toMatch(/test_plays_an_episode_and_reports_errors_with_codes .* ok/);
     expect(out).toMatch(/test_full_episode_on_sqlenv .* ok/);
+    // The sampler runs without gymnasium: offline on every space kind, and live on SQLEnv-v0's /schema.
+    expect(out).toMatch(/test_every_space_kind_samples_valid_values .* ok/);
+    expect(out).toMatch(/test_tool_calls_cover_every_tool_within_their_argument_schemas .* ok/);
+    expect(out).toMatch(/test_samples_of_the_served_schema_are_valid_and_playable .* ok/);
     expect(code, out).toBe(0);
     // Sessions the Python side opened were closed (explicitly or by the finalizer at exit).
     expect(server.metrics.activeSessions).toBe(0);
     expect(sql.server.metrics.activeSessions).toBe(0);
   });
 
-  it('runs examples/python/gym_loop.py', async () => {
+  it("samples SQLEnv-v0 tool calls that the server's own action space accepts", async () => {
+    const script = [
+      'import json, os, sys',
+      "sys.path.insert(0, 'clients/python')",
+      'from sqlenv_client import JsonSchemaSampler, connect',
+      "with connect(os.environ['SQLENV_URL'], transport='http') as s:",
+      "    actions = JsonSchemaSampler(s.schema()['action'], seed=11)",
+      '    print(json.dumps([actions.sample() for _ in range(300)]))',
+    ].join('\n');
+    const { code, out } = await py(['-c', script], '.', { SQLENV_URL: cli.url });
+    expect(code, out).toBe(0);
+    const samples = JSON.parse(out) as { name: string }[];
+    const space = spaceFromJSONSchema((await fetchSchema(cli.url)).action);
+    expect(samples.filter((a) => !space.contains(a))).toEqual([]);
+    expect(new Set(samples.map((a) => a.name))).toEqual(new Set(['describe', 'sample', 'query', 'answer']));
+  });
+
+  it('runs examples/python/gym_loop.py against the fixture env', async () => {
     const { code, out } = await py(['examples/python/gym_loop.py'], '.');
     expect(code, out).toBe(0);
-    expect(out).toMatch(/episode 0: return [\d.-]+ in 3 steps/);
+    expect(out).toMatch(/episode 0: return [\d.-]+ in 3 steps, correct=True/);
     expect(out).toMatch(/episode 1: return/);
   });
 
-  it('runs examples/python/trl_grpo.py far enough to report what is missing (or train when TRL is installed)', async () => {
-    const { code, out } = await py(['examples/python/trl_grpo.py'], '.');
+  it('runs examples/python/gym_loop.py against `sqlenv serve --env SQLEnv-v0 --dataset bundled`', async () => {
+    const { code, out } = await py(['examples/python/gym_loop.py'], '.', { SQLENV_URL: cli.url });
+    expect(code, out).toBe(0);
+    expect(out).not.toMatch(/Traceback/);
+    // SQLEnv's result is a Markdown table: the example read the count out of it and answered.
+    expect(out).toMatch(/query: \| count\(\*\) \| \| --- \| \| \d+ \|/);
+    expect(out).toMatch(/episode 0: return [\d.-]+ in 3 steps, correct=(True|False)/);
+    expect(out).toMatch(/episode 1: return [\d.-]+ in 3 steps/);
+  });
+
+  it('runs examples/python/trl_grpo.py against `sqlenv serve` (its stdlib server check always; training only when TRL is installed)', async () => {
+    const { code, out } = await py(['examples/python/trl_grpo.py'], '.', { SQLENV_URL: cli.url, EPISODES: '8' });
+    expect(out).toMatch(/server ok: .* serves tools answer, describe, query, sample; describe\(\w+\) -> ok/);
     if (/needs: /.test(out)) {
       expect(out).toMatch(/trl_grpo\.py needs: .*trl/);
       expect(code).toBe(1);
     } else {
       expect(code, out).toBe(0);
     }
+  });
+
+  it('trl_grpo.py names an unreachable server instead of failing later', async () => {
+    const { code, out } = await py(['examples/python/trl_grpo.py'], '.', { SQLENV_URL: 'http://127.0.0.1:9' });
+    expect(code).toBe(1);
+    expect(out).toMatch(/the server at http:\/\/127\.0\.0\.1:9 is not usable: CONNECTION_ERROR/);
+    expect(out).not.toMatch(/Traceback/);
   });
 });

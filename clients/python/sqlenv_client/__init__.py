@@ -3,11 +3,13 @@
 ``connect(url)`` opens a session (WebSocket when ``websockets`` is installed, else HTTP;
 MessagePack when ``msgpack`` is installed, else JSON). ``SQLEnvToolEnv`` is a TRL
 ``environment_factory``; ``RemoteGymEnv`` (import ``sqlenv_client.gym_env``, needs
-``gymnasium``) is a ``gymnasium.Env``.
+``gymnasium``) is a ``gymnasium.Env``; ``JsonSchemaSampler`` samples and checks values of the
+JSON Schemas ``/schema`` publishes (what its ``action_space.sample()`` uses).
 """
 from .connect import Session, connect
 from .errors import RemoteEnvError
 from .http_session import HttpSession
+from .json_schema import JsonSchemaSampler, json_schema_errors, sample_json_schema
 from .render import render_text
 from .step_result import StepResult
 from .trl_env import SQLEnvToolEnv, env_reward, tolerant_tool
@@ -15,6 +17,7 @@ from .ws_session import WsSession, websockets_available
 
 __all__ = [
     "HttpSession",
+    "JsonSchemaSampler",
     "RemoteEnvError",
     "SQLEnvToolEnv",
     "Session",
@@ -22,7 +25,9 @@ __all__ = [
     "WsSession",
     "connect",
     "env_reward",
+    "json_schema_errors",
     "render_text",
+    "sample_json_schema",
     "tolerant_tool",
     "websockets_available",
 ]

@@ -1,30 +1,50 @@
 """A ``gymnasium.Env`` backed by a remote env session (needs ``gymnasium``)."""
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import gymnasium
 from gymnasium import spaces
 
 from .connect import connect
+from .json_schema import JsonSchemaSampler
 
 
 class JsonSchemaSpace(spaces.Space):
     """A space known only by its JSON Schema (e.g. tool calls), for the adapter's spaces.
 
-    ``contains`` checks the JSON type; the server validates the rest.
+    ``sample`` draws schema-valid values from its own seeded generator (``seed(n)`` makes the
+    draws repeatable); ``contains`` checks the value against the schema (the subset
+    :mod:`sqlenv_client.json_schema` describes; the server still has the last word).
+
+    Example::
+
+        space = JsonSchemaSpace(schema["action"], seed=0)   # schema = GET /schema
+        space.sample()   # e.g. {"name": "query", "arguments": {"sql": "x7 Ab"}}
     """
 
-    def __init__(self, schema: Dict[str, Any]):
-        super().__init__()
+    def __init__(self, schema: Dict[str, Any], seed: Optional[int] = None):
         self.schema = schema
+        self._sampler = JsonSchemaSampler(schema)
+        super().__init__(seed=seed)
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        return False
+
+    def seed(self, seed: Optional[int] = None) -> List[int]:
+        seeds = super().seed(seed)
+        self._sampler.seed(int(seeds[0]))
+        return seeds
 
     def contains(self, x: Any) -> bool:
-        kind = self.schema.get("type")
-        checks = {"object": dict, "array": list, "string": str, "integer": int, "number": (int, float), "boolean": bool}
-        expected = checks.get(kind) if isinstance(kind, str) else None
-        return True if expected is None else isinstance(x, expected)
+        return self._sampler.contains(x)
 
     def sample(self, mask: Any = None, probability: Any = None) -> Any:
-        raise NotImplementedError("JsonSchemaSpace cannot sample; use the server's action space from TypeScript")
+        if mask is not None or probability is not None:
+            raise ValueError("JsonSchemaSpace.sample takes no mask or probability")
+        return self._sampler.sample()
+
+    def __repr__(self) -> str:
+        return f"JsonSchemaSpace({self.schema.get('x-space') or self.schema.get('type') or 'schema'})"
 
 
 def space_from_schema(schema: Dict[str, Any]) -> spaces.Space:

@@ -1,6 +1,10 @@
+import os
 import unittest
 
 from ._server import require_server
+from .test_json_schema import SPACE_SCHEMAS, SQLENV_ACTION
+
+SQL_URL = os.environ.get("SQLENV_SQL_URL", "")
 
 try:
     import gymnasium  # noqa: F401
@@ -20,6 +24,36 @@ class GymEnvTest(unittest.TestCase):
         self.assertTrue(terminated)
         self.assertEqual(reward, 1.0)
         env.close()
+
+    def test_json_schema_space_samples_seeded_valid_tool_calls(self) -> None:
+        from sqlenv_client.gym_env import JsonSchemaSpace
+
+        space = JsonSchemaSpace(SQLENV_ACTION, seed=5)
+        first = [space.sample() for _ in range(30)]
+        self.assertTrue(all(space.contains(a) and a in space for a in first))
+        self.assertEqual(space.seed(5), [5])
+        self.assertEqual(first, [space.sample() for _ in range(30)])
+        self.assertNotIn({"name": "describe", "arguments": {}}, space)
+        for kind, schema in SPACE_SCHEMAS.items():
+            other = JsonSchemaSpace(schema)
+            self.assertTrue(other.contains(other.sample()), kind)
+
+    @unittest.skipUnless(SQL_URL, "SQLENV_SQL_URL is not set (the vitest runner sets it)")
+    def test_action_space_sample_steps_sqlenv(self) -> None:
+        from sqlenv_client.gym_env import RemoteGymEnv
+
+        env = RemoteGymEnv(SQL_URL)
+        try:
+            env.action_space.seed(0)
+            env.reset(seed=0)
+            for _ in range(5):
+                action = env.action_space.sample()
+                self.assertIn(action, env.action_space)
+                _, _, terminated, truncated, _ = env.step(action)
+                if terminated or truncated:
+                    env.reset()
+        finally:
+            env.close()
 
 
 if __name__ == "__main__":

@@ -26,6 +26,11 @@ export class WsTransport implements RemoteTransport {
   private readonly pending: Pending[] = [];
   private socket: Promise<WebSocket> | undefined;
   private closed = false;
+  /**
+   * An error frame the server sent before any request (the session could not be opened:
+   * `FACTORY_ERROR`, `CAPACITY_REACHED`); it closes the socket next, and every request fails with it.
+   */
+  private refused: RemoteEnvError | undefined;
 
   constructor(
     private readonly url: string,
@@ -66,6 +71,8 @@ export class WsTransport implements RemoteTransport {
   private async request(message: Record<string, unknown>): Promise<ServerMessage> {
     if (this.closed) throw new RemoteEnvError('SESSION_ERROR', 'This remote env is closed; create a new one.');
     const ws = await this.connect();
+    if (this.refused) throw this.refused;
+    if (ws.readyState !== WebSocket.OPEN) throw new RemoteEnvError('CONNECTION_ERROR', 'The server closed the connection; create a new remote env.');
     return new Promise<ServerMessage>((resolve, reject) => {
       const timeoutMs = this.options.requestTimeoutMs ?? 60_000;
       const timer = setTimeout(() => {
@@ -83,7 +90,7 @@ export class WsTransport implements RemoteTransport {
       const headers: Record<string, string> = this.options.token ? { authorization: `Bearer ${this.options.token}` } : {};
       const ws = new WebSocket(wsUrl(this.url), { headers, perMessageDeflate: false });
       ws.on('message', (data, isBinary) => this.receive(data as Buffer | Buffer[], isBinary));
-      ws.on('close', (code, reason) => this.failAll(new RemoteEnvError('CONNECTION_ERROR', `The server closed the connection (${code} ${reason.toString()}).`)));
+      ws.on('close', (code, reason) => this.failAll(this.refused ?? new RemoteEnvError('CONNECTION_ERROR', `The server closed the connection (${code} ${reason.toString()}).`)));
       ws.once('open', () => resolve(ws));
       ws.once('error', (err) => {
         reject(new RemoteEnvError('CONNECTION_ERROR', `Could not reach ${wsUrl(this.url)}: ${err.message}`));
@@ -100,12 +107,29 @@ export class WsTransport implements RemoteTransport {
   private receive(data: Buffer | Buffer[], isBinary: boolean): void {
     const bytes = Array.isArray(data) ? Buffer.concat(data) : data;
     const next = this.pending.shift();
-    if (!next) return;
+    if (!next) {
+      this.unsolicited(bytes, isBinary);
+      return;
+    }
     clearTimeout(next.timer);
     try {
       next.resolve(this.codec.decode(bytes, isBinary ? 'msgpack' : 'json') as ServerMessage);
     } catch (err) {
       next.reject(err as Error);
+    }
+  }
+
+  /** A frame no request waits for: keep a server error (the session was refused) for the requests to come. */
+  private unsolicited(bytes: Buffer, isBinary: boolean): void {
+    try {
+      const message = this.codec.decode(bytes, isBinary ? 'msgpack' : 'json') as ServerMessage;
+      if (message.type === 'error') {
+        const data = message.data;
+        this.refused ??= new RemoteEnvError(String(data.code), String(data.message), data);
+        this.failAll(this.refused);
+      }
+    } catch {
+      // Undecodable and unrequested: nothing to report it to.
     }
   }
 

@@ -6,6 +6,12 @@ import type { EnvSession } from './env-session.js';
 import { handleJsonRpc, jsonRpcParseError, sessionTarget, type McpTarget } from './mcp.js';
 import type { ServerContext } from './server-context.js';
 
+/** The 409 answer of a `POST /step` sent without `X-Session-Id`. */
+export const STATELESS_STEP_MESSAGE =
+  'POST /step without an X-Session-Id header is stateless (as in OpenEnv): it runs on a fresh env that is closed after the request, ' +
+  'so there is no episode to step. Open a session with POST /sessions, send its session_id as the X-Session-Id header on ' +
+  '/reset and then /step, or use the WebSocket /ws (one session per connection).';
+
 /** The method each fixed route answers (for 405 answers and their `Allow` header). */
 const ROUTE_METHODS: Readonly<Record<string, string>> = {
   '/health': 'GET',
@@ -102,7 +108,7 @@ export class HttpRoutes {
           throw validationError([{ loc: ['body', 'action'], msg: 'Field required: POST /step takes {"action": ...}', type: 'missing' }]);
         }
         const { action } = body as { action: unknown };
-        return this.send(ex, 200, await this.withSession(sessionId, (s) => s.step(action)));
+        return this.send(ex, 200, sessionId ? await this.withSession(sessionId, (s) => s.step(action)) : await this.statelessStep(action));
       }
       case 'GET /state':
         return this.send(ex, 200, sessionId ? this.ctx.sessions.get(sessionId).state() : this.statelessState());
@@ -150,6 +156,22 @@ export class HttpRoutes {
       return;
     }
     this.send(ex, 200, answer);
+  }
+
+  /**
+   * `POST /step` without a session: OpenEnv's stateless mode steps a fresh env, which here has
+   * no episode, so anything but `list_tools` answers 409 — with a message that says why and
+   * what to send instead (OpenEnv itself would call `env.step` on the unreset env).
+   */
+  private async statelessStep(action: unknown): Promise<unknown> {
+    try {
+      return await this.withSession(undefined, (s) => s.step(action));
+    } catch (err) {
+      if (err instanceof ProtocolError && err.extra.reason === 'reset_needed') {
+        throw new ProtocolError('SESSION_ERROR', STATELESS_STEP_MESSAGE, { reason: 'reset_needed', stateless: true });
+      }
+      throw err;
+    }
   }
 
   /** Run `fn` on the named session, or on a throwaway one (OpenEnv's stateless mode). */

@@ -194,13 +194,27 @@ export async function runTraining<Obs>(setup: TrainingSetup<Obs>): Promise<Train
         const count = cfg.sft.questions > 0 ? Math.min(cfg.sft.questions, available) : available;
         const env = pool(cfg.env.trainSplit).take(1)[0]!;
         const trajectories: SftSequence[] = [];
+        let wrong = 0;
+        const tooLong: number[] = [];
         for (let i = 0; i < count; i++) {
           const spec = setup.task.episodeSpec?.(i, cfg.env.trainSplit) ?? { seed: i };
           // The scripted agent ends its own episodes; the env's step budget bounds them.
           const t = await agentTrajectory(env, oracle, setup.task, policy.codec, spec, Math.max(cfg.rollout.maxTurns, cfg.env.stepBudget));
-          if (t.correct && t.tokens.length <= cfg.rollout.maxTotalTokens) trajectories.push(t);
+          if (!t.correct) wrong++;
+          else if (t.tokens.length > cfg.rollout.maxTotalTokens) tooLong.push(t.tokens.length);
+          else trajectories.push(t);
         }
-        print(`SFT: ${trajectories.length} correct oracle trajectories from ${count} questions`);
+        const dropped = [
+          wrong > 0 ? `${wrong} not solved by the scripted agent (is env.stepBudget large enough?)` : '',
+          tooLong.length > 0 ? `${tooLong.length} longer than rollout.maxTotalTokens = ${cfg.rollout.maxTotalTokens} (longest ${Math.max(...tooLong)} tokens)` : '',
+        ].filter(Boolean);
+        print(`SFT: ${trajectories.length} correct oracle trajectories from ${count} questions${dropped.length ? `; dropped ${dropped.join(', ')}` : ''}`);
+        if (trajectories.length === 0) {
+          throw new Error(
+            `SFT has no trajectory to learn from: ${dropped.join(', ')}. ` +
+              (tooLong.length > 0 ? `Raise rollout.maxTotalTokens to at least ${Math.max(...tooLong)}${cfg.env.compactTools ? '' : ', or set env.compactTools: true to shorten the prompt'}.` : 'Check the scripted agent and the step budget.'),
+          );
+        }
         const totalSteps = cfg.sft.epochs * Math.ceil(trajectories.length / cfg.sft.batchSize);
         let sftStepNo = 0;
         const sftStart = Date.now();

@@ -106,6 +106,16 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
     expect(summary.grpoSteps).toBe(0);
   });
 
+  it('refuses SFT with no usable trajectory, saying how many were dropped and why', async () => {
+    const runDir = await tempRun();
+    const lines: string[] = [];
+    const setup = letterSetup(runDir, { mode: 'sft', eval: { episodes: 1 } }, lines);
+    // A scripted agent that never solves the task: every trajectory is dropped.
+    setup.makeOracle = () => ({ act: () => 'bbb' });
+    await expect(runTraining(setup)).rejects.toThrow(/SFT has no trajectory to learn from: \d+ not solved by the scripted agent/);
+    expect(lines.join('\n')).toMatch(/SFT: 0 correct oracle trajectories from \d+ questions; dropped \d+ not solved/);
+  });
+
   // rewardMode final + 1-token turns make many groups all-equal.
   const oneTokenTurns = { numGenerations: 4, questionsPerStep: 3, maxTurns: 1, maxNewTokensPerTurn: 1, maxTotalTokens: 48 };
 

@@ -15,7 +15,6 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import '../../envs/sql/index.js';
 import { NoisyAgent } from '../../envs/sql/agents/noisy-agent.js';
@@ -32,6 +31,7 @@ import { estimateTrainingMemory, formatBytes } from '../../src/train/diagnostics
 import { formatDuration } from '../../src/train/metrics/progress-line.js';
 import { createSqlTrainingSetup } from '../../src/train/tasks/sql-training-setup.js';
 import { runTraining, type SplitSuccess, type TrainingSummary } from '../../src/train/training-run.js';
+import { runWhenExecuted } from '../run-when-executed.js';
 
 const USAGE = `usage: npm run demo -- [--quick] [--config FILE] [--model DIR] [--device cpu|cuda|webgpu]
                         [--lora-rank R] [--run-dir DIR] [--seed S] [--set key.path=value ...]
@@ -187,15 +187,4 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
   }
 }
 
-// Run when executed directly (node dist/examples/grpo-sql/demo.js), not when imported by tests.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : String(err));
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenExecuted(import.meta.url, main);

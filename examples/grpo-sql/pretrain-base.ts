@@ -20,7 +20,6 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import '../../envs/sql/index.js';
 import { Rng } from '../../src/gym/rng.js';
@@ -34,6 +33,7 @@ import { promptToolsOf } from '../../src/train/rollout/rollout-task.js';
 import { actionToAssistantText, type SftSequence } from '../../src/train/sft/oracle-trajectories.js';
 import { sftBatches, sftStep } from '../../src/train/sft/sft-epoch.js';
 import { createSqlTrainingSetup } from '../../src/train/tasks/sql-training-setup.js';
+import { runWhenExecuted } from '../run-when-executed.js';
 
 /** Shape and schedule of the pre-training run; the defaults built the committed model. */
 export interface PretrainOptions {
@@ -178,14 +178,4 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : String(err));
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenExecuted(import.meta.url, main);

@@ -3,9 +3,12 @@
  * starts on 127.0.0.1: `python3 -m unittest` (the TRL adapter plays a full episode; the
  * JSON Schema sampler samples SQLEnv-v0's own /schema), then the examples, both against the
  * fixture env and against a real `sqlenv serve --env SQLEnv-v0 --dataset bundled` process (the
- * command the examples' docstrings tell users to run). Skipped only when python3 is absent.
+ * command the examples' docstrings tell users to run). Runs on $SQLENV_PYTHON, else the system
+ * interpreter /usr/bin/python3 (where Debian's python3-msgpack and python3-websockets live),
+ * else `python3` on PATH; skipped only when none of them runs.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spaceFromJSONSchema } from '../../src/gym/spaces/index.js';
 import { fetchSchema } from '../../src/remote/client/transport.js';
@@ -13,7 +16,11 @@ import { startTestServer } from './fixtures/server.js';
 import { MINI_SQL_ENV_ID } from './fixtures/mini-sql-env.js';
 import { startSqlServer, type SqlTestServer } from './fixtures/sql-server.js';
 
-const python = spawnSync('python3', ['--version']).status === 0;
+const PYTHON = process.env['SQLENV_PYTHON'] ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
+const python = spawnSync(PYTHON, ['--version']).status === 0;
+/** Whether the interpreter has the optional packages, so the WebSocket client must really run. */
+const hasModule = (name: string) => python && spawnSync(PYTHON, ['-c', `import ${name}`]).status === 0;
+const wsClient = hasModule('websockets');
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 let server: Server;
@@ -25,7 +32,7 @@ let cli: { child: ChildProcessWithoutNullStreams; url: string; log: () => string
 function py(args: string[], cwd: string, env: Record<string, string> = {}) {
   // Async spawn: the servers run in this process, spawnSync would block them.
   return new Promise<{ code: number; out: string }>((resolve) => {
-    const child = spawn('python3', args, { cwd, env: { ...process.env, SQLENV_URL: server.url, SQLENV_SQL_URL: sql.server.url, PYTHONDONTWRITEBYTECODE: '1', ...env } });
+    const child = spawn(PYTHON, args, { cwd, env: { ...process.env, SQLENV_URL: server.url, SQLENV_SQL_URL: sql.server.url, PYTHONDONTWRITEBYTECODE: '1', ...env } });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -74,6 +81,18 @@ describe.runIf(python)('Python client', () => {
     expect(out).toMatch(/test_every_space_kind_samples_valid_values .* ok/);
     expect(out).toMatch(/test_tool_calls_cover_every_tool_within_their_argument_schemas .* ok/);
     expect(out).toMatch(/test_samples_of_the_served_schema_are_valid_and_playable .* ok/);
+    if (wsClient) {
+      // With websockets installed (Debian's 10.x takes the asyncio fallback) the WebSocket
+      // session tests ran, not skipped.
+      for (const name of [
+        'test_ws_plays_a_full_episode_in_every_encoding',
+        'test_ws_errors_carry_codes_and_keep_the_connection',
+        'test_ws_is_what_connect_picks_and_its_schema_comes_over_http',
+        'test_ws_unreachable_server_is_a_connection_error',
+      ]) {
+        expect(out).toMatch(new RegExp(`${name} .* ok$`, 'm'));
+      }
+    }
     expect(code, out).toBe(0);
     // Sessions the Python side opened were closed (explicitly or by the finalizer at exit).
     expect(server.metrics.activeSessions).toBe(0);

@@ -12,7 +12,8 @@ import { episodeMetrics } from '../../src/train/metrics/episode-metrics.js';
 import { actionFromText, extraCallsNotice, rolloutEpisodes } from '../../src/train/rollout/multi-turn-rollout.js';
 import type { RolloutTask } from '../../src/train/rollout/rollout-task.js';
 import { sqlRolloutTask } from '../../src/train/tasks/sql-task.js';
-import type { ChatCodec, GenerateRequest, GenerateResult, TokenScores, TrainableParameter, TrainablePolicy } from '../../src/train/policy/trainable-policy.js';
+import type { ChatCodec, GenerateRequest, GenerateResult } from '../../src/train/policy/trainable-policy.js';
+import { GenerateOnlyPolicy } from './fixtures/generate-only-policy.js';
 import { useFixtureEnv } from '../sql/fixture-env.js';
 
 const call = (name: string, args: Record<string, unknown>) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
@@ -37,24 +38,16 @@ class ScriptCodec implements ChatCodec {
 }
 
 /** A policy that writes the scripted replies in order, one per turn. */
-class ScriptedPolicy implements TrainablePolicy {
+class ScriptedPolicy extends GenerateOnlyPolicy {
   readonly codec: ScriptCodec;
   private next = 0;
   constructor(replies: readonly string[]) {
+    super();
     this.codec = new ScriptCodec(replies);
   }
   async generate(requests: readonly GenerateRequest[]): Promise<GenerateResult[]> {
     return requests.map(() => ({ tokens: [++this.next], logprobs: [0], finishReason: 'stop' as const }));
   }
-  async score(sequences: readonly (readonly number[])[]): Promise<TokenScores[]> {
-    return sequences.map((s) => ({ logprobs: new Float32Array(s.length) }));
-  }
-  async backward(): Promise<void> {}
-  parameters(): TrainableParameter[] {
-    return [];
-  }
-  async freezeReference(): Promise<void> {}
-  async dispose(): Promise<void> {}
 }
 
 /** Records every action it is given; answers "ran <name>" and never ends the episode itself. */

@@ -13,7 +13,8 @@ import type { VectorEnv } from '../../src/gym/vector/vector-env.js';
 import type { Episode } from '../../src/train/rollout/episode.js';
 import { rolloutEpisodes } from '../../src/train/rollout/multi-turn-rollout.js';
 import { VectorEnvSlots, VectorSlotsExhaustedError } from '../../src/train/rollout/vector-env-slots.js';
-import type { ChatCodec, GenerateRequest, GenerateResult, TokenScores, TrainableParameter, TrainablePolicy } from '../../src/train/policy/trainable-policy.js';
+import type { ChatCodec, GenerateRequest, GenerateResult } from '../../src/train/policy/trainable-policy.js';
+import { GenerateOnlyPolicy } from './fixtures/generate-only-policy.js';
 import { sqlRolloutTask } from '../../src/train/tasks/sql-task.js';
 import type { SqlObservation } from '../../envs/sql/index.js';
 
@@ -37,22 +38,13 @@ class TurnCodec implements ChatCodec {
   }
 }
 
-class TurnPolicy implements TrainablePolicy {
+class TurnPolicy extends GenerateOnlyPolicy {
   readonly codec = new TurnCodec();
   generateCalls = 0;
   async generate(requests: readonly GenerateRequest[]): Promise<GenerateResult[]> {
     this.generateCalls++;
     return requests.map((r) => ({ tokens: [Math.min(r.prompt.filter((t) => t > 0).length, REPLIES.length - 1) + 1], logprobs: [0], finishReason: 'stop' as const }));
   }
-  async score(sequences: readonly (readonly number[])[]): Promise<TokenScores[]> {
-    return sequences.map((s) => ({ logprobs: new Float32Array(s.length) }));
-  }
-  async backward(): Promise<void> {}
-  parameters(): TrainableParameter[] {
-    return [];
-  }
-  async freezeReference(): Promise<void> {}
-  async dispose(): Promise<void> {}
 }
 
 const KWARGS = { dataset: 'bundled', split: 'smoke', stepBudget: 5 };

@@ -6,7 +6,11 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { executeReadQuery } from '../envs/sql/sandbox/execute-read-query.js';
+import { createPackr, encodeFrame } from '../envs/sql/sandbox/frame-channel.js';
+import { DEFAULT_QUERY_LIMITS } from '../envs/sql/sandbox/limits.js';
 import { QueryPool } from '../envs/sql/sandbox/query-pool.js';
+import { openReadOnlyDatabase } from '../envs/sql/sandbox/read-only-connection.js';
 import type { IpcSerialization } from '../envs/sql/sandbox/query-process.js';
 import { mdTable, type BenchSection } from './harness.js';
 
@@ -22,6 +26,8 @@ const QUERIES: [string, string][] = [
     'SELECT c.country, count(*), sum(o.amount) FROM orders o JOIN customers c ON c.customer_id = o.customer_id GROUP BY c.country',
   ],
   ['top-10 group by', 'SELECT product_id, sum(quantity) AS q FROM orders GROUP BY product_id ORDER BY q DESC LIMIT 10'],
+  ['10,000 rows of text listed', 'SELECT name, country FROM customers'],
+  ['5,000 rows × 6 columns listed', 'SELECT * FROM orders WHERE order_id <= 5000'],
   ['1,000 rows listed', 'SELECT order_id, customer_id, amount FROM orders WHERE order_id <= 1000'],
 ];
 
@@ -58,29 +64,41 @@ function buildShopDb(path: string): void {
 
 const ms = (x: number): string => x.toFixed(3);
 
+/** One thing to time: `run` is timed; `before`, when given, runs untimed just before each call. */
+export type Contender = (() => unknown) | { run: () => unknown; before?: () => unknown };
+
 /**
  * Median and best time of each contender, measured in alternating rounds (one call of each per
- * round) so that load from other processes on a shared machine falls on all of them alike. The
- * best time estimates the intrinsic cost when the machine is busy with other work.
+ * round, the order rotating) so that load from other processes on a shared machine falls on all
+ * of them alike. The best time estimates the intrinsic cost when the machine is busy with other work.
  */
-async function interleaved(
-  contenders: (() => unknown)[],
+export async function interleaved(
+  contenders: Contender[],
   minMs = 2000,
   minRounds = 20,
-): Promise<{ p50: number; best: number }[]> {
-  for (const fn of contenders) for (let i = 0; i < 3; i++) await fn();
-  const samples = contenders.map((): number[] => []);
+  maxRounds = 5000,
+): Promise<{ p50: number; best: number; rounds: number }[]> {
+  const parts = contenders.map((c) => (typeof c === 'function' ? { run: c, before: undefined } : c));
+  for (const { run, before } of parts) {
+    for (let i = 0; i < 3; i++) {
+      await before?.();
+      await run();
+    }
+  }
+  const samples = parts.map((): number[] => []);
   const start = performance.now();
-  for (let round = 0; round < minRounds || performance.now() - start < minMs; round++) {
-    for (let c = 0; c < contenders.length; c++) {
+  for (let round = 0; round < maxRounds && (round < minRounds || performance.now() - start < minMs); round++) {
+    for (let k = 0; k < parts.length; k++) {
+      const c = (k + round) % parts.length;
+      await parts[c]!.before?.();
       const t0 = performance.now();
-      await contenders[c]!();
+      await parts[c]!.run();
       samples[c]!.push(performance.now() - t0);
     }
   }
   return samples.map((xs) => {
     xs.sort((a, b) => a - b);
-    return { p50: xs[Math.floor(xs.length / 2)]!, best: xs[0]! };
+    return { p50: xs[Math.floor(xs.length / 2)]!, best: xs[0]!, rounds: xs.length };
   });
 }
 const pct = (pool: number, raw: number): string => `${(((pool - raw) / raw) * 100).toFixed(0)}%`;
@@ -90,30 +108,51 @@ export default async function bench(): Promise<BenchSection> {
   const dbPath = join(dir, 'shop.sqlite');
   buildShopDb(dbPath);
   const raw = new Database(dbPath, { readonly: true, fileMustExist: true });
+  const local = openReadOnlyDatabase(dbPath);
   const pools = new Map<IpcSerialization, QueryPool>([
-    ['advanced', new QueryPool({ size: 1, serialization: 'advanced' })],
+    ['msgpack', new QueryPool({ size: 1 })],
     ['json', new QueryPool({ size: 1, serialization: 'json' })],
+    ['advanced', new QueryPool({ size: 1, serialization: 'advanced' })],
   ]);
   try {
     await Promise.all([...pools.values()].map((p) => p.ready()));
     const rows: (string | number)[][] = [];
     for (const [label, sql] of QUERIES) {
-      const [rawTime, json, adv] = await interleaved([
+      const [rawTime, pool, json, adv] = await interleaved([
         () => raw.prepare(sql).all(),
+        () => pools.get('msgpack')!.run(dbPath, sql),
         () => pools.get('json')!.run(dbPath, sql),
         () => pools.get('advanced')!.run(dbPath, sql),
-      ]);
-      if (!rawTime || !json || !adv) throw new Error('missing timing');
+      ], 3000);
+      if (!rawTime || !pool || !json || !adv) throw new Error('missing timing');
       rows.push([
         label,
         ms(rawTime.p50),
-        ms(json.p50),
-        pct(json.p50, rawTime.p50),
+        ms(pool.p50),
+        pct(pool.p50, rawTime.p50),
         ms(rawTime.best),
-        ms(json.best),
-        `${pct(json.best, rawTime.best)} (${((json.best - rawTime.best) * 1000).toFixed(0)} µs)`,
+        ms(pool.best),
+        `${pct(pool.best, rawTime.best)} (${((pool.best - rawTime.best) * 1000).toFixed(0)} µs)`,
+        `${ms(json.best)} (${pct(json.best, rawTime.best)})`,
         `${ms(adv.best)} (${pct(adv.best, rawTime.best)})`,
       ]);
+    }
+
+    // Where a pool query's time goes: the query process's own work, timed here in-process
+    // (warm), the MessagePack encode + decode of its result, and the rest (process round trip).
+    const breakdown: (string | number)[][] = [];
+    const packr = createPackr();
+    for (const [label, sql] of [QUERIES[0]!, QUERIES[QUERIES.length - 1]!]) {
+      const result = executeReadQuery(local, sql, DEFAULT_QUERY_LIMITS);
+      const [rawTime, exec, codec, pool] = await interleaved([
+        () => raw.prepare(sql).all(),
+        () => executeReadQuery(local, sql, DEFAULT_QUERY_LIMITS),
+        () => packr.unpack(encodeFrame(packr, result).subarray(4)),
+        () => pools.get('msgpack')!.run(dbPath, sql),
+      ]);
+      if (!rawTime || !exec || !codec || !pool) throw new Error('missing timing');
+      const rest = pool.best - exec.best - codec.best;
+      breakdown.push([label, ms(rawTime.best), ms(exec.best), ms(codec.best), ms(rest), ms(pool.best)]);
     }
 
     // Runaway queries: the pool rejects at the limit, kills the process and starts another.
@@ -150,11 +189,13 @@ export default async function bench(): Promise<BenchSection> {
         'Time of one query on a generated shop database (10,000 customers, 1,000 products,',
         '100,000 orders). **raw** = `db.prepare(sql).all()` with better-sqlite3 in this process (no',
         'screening, no caps, no timeout); **pool** = `QueryPool.run` with one pre-started child process:',
-        'static screening, IPC both ways, capped iteration (rows, cells, bytes), `fullRows` returned.',
-        'Raw and pool calls alternate round by round, so load from other processes hits both alike;',
-        '"best" is the fastest round (the intrinsic cost when the machine is shared), "p50" the median.',
+        'static screening, a request and a reply between processes, capped iteration (rows, cells,',
+        'bytes), `fullRows` returned. Contenders alternate round by round (order rotating), so load',
+        'from other processes hits all alike; "best" is the fastest round (the intrinsic cost when',
+        'the machine is shared), "p50" the median.',
         `Machine load average when this ran: ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores.`,
-        'Pool = JSON IPC (the default); the last column is the same with structured-clone (advanced) IPC.',
+        'Pool = MessagePack frames on a pipe (the default); the last two columns are the same pool',
+        "with Node's IPC channel, JSON and structured-clone (advanced) serialization.",
         '',
         mdTable(
           [
@@ -165,10 +206,18 @@ export default async function bench(): Promise<BenchSection> {
             'raw best ms',
             'pool best ms',
             'overhead best',
+            'pool best ms, JSON IPC',
             'pool best ms, advanced IPC',
           ],
           rows,
         ),
+        '',
+        'Where the pool\'s time goes (best rounds, ms): the query process\'s work (`executeReadQuery`:',
+        'prepare, read-only checks, capped iteration, cell rendering) timed warm in this process,',
+        'encoding + decoding the result as MessagePack, and the remainder: the round trip between',
+        'processes, screening, and a query process that wakes with cold caches.',
+        '',
+        mdTable(['query', 'raw', 'executeReadQuery', 'MessagePack encode + decode', 'round trip + rest', 'pool'], breakdown),
         '',
         `Killing runaway queries (recursive CTE without end, limit ${timeoutMs} ms, 5 runs):`,
         '',
@@ -177,6 +226,7 @@ export default async function bench(): Promise<BenchSection> {
     };
   } finally {
     raw.close();
+    local.close();
     await Promise.all([...pools.values()].map((p) => p.close()));
     rmSync(dir, { recursive: true, force: true });
   }

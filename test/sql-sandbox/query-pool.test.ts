@@ -185,15 +185,29 @@ describe('QueryPool processes', () => {
     expect(small.pids).toEqual([]);
   });
 
-  it('works with JSON serialization too', async () => {
-    const jsonPool = new QueryPool({ size: 1, serialization: 'json' });
-    try {
-      const r = await jsonPool.run(dbPath, 'SELECT data, huge, NULL FROM wide');
-      expect(r.rows).toEqual([["x'0001feff'", '4611686018427387904', null]]);
-    } finally {
-      await jsonPool.close();
-    }
-  });
+  it.each(['msgpack', 'json', 'advanced'] as const)(
+    'gives the same results over every channel (%s): big integers, blobs, large results',
+    async (serialization) => {
+      const other = new QueryPool({ size: 1, serialization });
+      try {
+        const r = await other.run(dbPath, 'SELECT data, huge, NULL, 1e999 FROM wide');
+        expect(r.rows).toEqual([["x'0001feff'", '4611686018427387904', null, 'Infinity']]);
+        // A big integer after many rows: the query process re-reads the result exactly.
+        const late = await other.run(dbPath, 'SELECT n, CASE n WHEN 999 THEN 9007199254740993 ELSE n END FROM big ORDER BY n');
+        expect(late.fullRows![999]).toEqual([999, '9007199254740993']);
+        expect(late.fullRows![998]).toEqual([998, 998]);
+        // Far more than a pipe's buffer (about 1.2 MB).
+        const large = await other.run(dbPath, "SELECT a.n, printf('%.300c', 'z') FROM big a, big b LIMIT 4000", {
+          maxResultBytes: 8 * 1024 * 1024,
+        });
+        expect(large.rowCount).toBe(4000);
+        expect(large.fullRows![3999]![1]).toBe('z'.repeat(300));
+        expect(large.rows[0]![1]).toBe(`${'z'.repeat(200)}…`);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it('rejects a bad size at construction', () => {
     expect(() => new QueryPool({ size: 0 })).toThrow(RangeError);

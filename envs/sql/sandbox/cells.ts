@@ -1,9 +1,13 @@
 import type { SqlCell } from './query-result.js';
 
+const MIN_SAFE_BIGINT = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
+
 /**
- * Turn a value read from SQLite (with safe integers on) into a cell that survives JSON and
- * structured clone unchanged: integers within ±2^53 become numbers, larger ones their decimal
- * string; ±Infinity becomes "Infinity"/"-Infinity"; blobs become SQLite's literal `x'…'`.
+ * Turn a value read from SQLite (integers as BigInts, or as numbers when known to be within
+ * ±2^53) into a cell that survives JSON, MessagePack and structured clone unchanged: integers
+ * within ±2^53 become numbers, larger ones their decimal string; ±Infinity becomes
+ * "Infinity"/"-Infinity"; blobs become SQLite's literal `x'…'`.
  *
  * @example
  * ```ts
@@ -17,9 +21,7 @@ export function toSqlCell(value: unknown): SqlCell {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (typeof value === 'bigint') {
-    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
-      ? Number(value)
-      : value.toString();
+    return value >= MIN_SAFE_BIGINT && value <= MAX_SAFE_BIGINT ? Number(value) : value.toString();
   }
   if (value instanceof Uint8Array) {
     return `x'${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}'`;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { displayCell, renderedCellBytes, toSqlCell } from './cells.js';
+import { cutCell, renderedCellBytes, toSqlCell } from './cells.js';
 import { doubleQuotedToString, unresolvedDoubleQuoted } from './double-quoted-strings.js';
 import { SqlSandboxError } from './errors.js';
 import type { QueryLimits } from './limits.js';
@@ -18,6 +18,11 @@ const MAX_DQS_REWRITES = 32;
  * screening still cannot change anything. Iterates rows instead of loading them all, stopping
  * at `fetchRows` rows or `maxResultBytes`.
  *
+ * Integers are read as JavaScript numbers, which is exact up to 2^53. A number beyond ±(2^53 − 1)
+ * may be a rounded 64-bit integer, so the first one seen abandons the pass and the statement is
+ * read again from the start with exact (BigInt) integers: the result is always what an exact read
+ * gives, and the BigInt per integer is paid only by results that hold such large numbers.
+ *
  * @throws SqlSandboxError with `sql_error`, `forbidden_sql` or `result_too_large`.
  * @example
  * ```ts
@@ -31,44 +36,80 @@ export function executeReadQuery(
 ): Omit<QueryResult, 'elapsedMs'> {
   const stmt = prepareRead(db, sql);
   stmt.raw(true);
-  stmt.safeIntegers(true);
   const columns = stmt.columns().map((c) => c.name);
+  try {
+    stmt.safeIntegers(false);
+    const fast = readRows(stmt, limits, false);
+    if (fast) return { columns, ...fast };
+    stmt.safeIntegers(true);
+    return { columns, ...readRows(stmt, limits, true)! };
+  } catch (e) {
+    throw toSandboxError(e, db);
+  }
+}
 
+type ReadRows = Omit<QueryResult, 'elapsedMs' | 'columns'> & { fullRows: SqlCell[][] };
+
+/**
+ * Iterate `stmt` (raw mode) into rendered rows. With `exactIntegers` false the statement reads
+ * integers as numbers, and the pass gives up (undefined) at the first number a rounded 64-bit
+ * integer could hide behind; with `exactIntegers` true integers arrive as BigInts.
+ */
+function readRows(stmt: Statement, limits: QueryLimits, exactIntegers: boolean): ReadRows | undefined {
+  const { fetchRows, maxRows, maxCellChars, maxResultBytes } = limits;
   const fullRows: SqlCell[][] = [];
   const rows: SqlCell[][] = [];
   let cellsCut = false;
   let bytes = 0;
   let rowCountExact = true;
-  try {
-    for (const raw of stmt.iterate() as Iterable<unknown[]>) {
-      if (fullRows.length >= limits.fetchRows) {
-        rowCountExact = false;
-        break;
-      }
-      const row: SqlCell[] = new Array<SqlCell>(raw.length);
-      for (let c = 0; c < raw.length; c++) {
-        bytes += renderedCellBytes(raw[c]);
-        if (bytes > limits.maxResultBytes) throw tooLarge(fullRows.length + 1, limits);
-        row[c] = toSqlCell(raw[c]);
-      }
-      if (rows.length < limits.maxRows) {
-        // Only text and blobs are cut: a big integer rendered as a string must stay whole.
-        rows.push(
-          raw.map((value) => {
-            const { cell, cut } = displayCell(value, limits.maxCellChars);
-            cellsCut ||= cut;
-            return cell;
-          }),
-        );
-      }
-      fullRows.push(row);
+  // Columns of the current row shown to the agent that are text (or rendered blobs) longer than
+  // maxCellChars. Big integers rendered as strings are never cut, so they never land here.
+  const cutAt: number[] = [];
+  for (const row of stmt.iterate() as Iterable<unknown[]>) {
+    if (fullRows.length >= fetchRows) {
+      rowCountExact = false;
+      break;
     }
-  } catch (e) {
-    throw toSandboxError(e, db);
+    const shown = rows.length < maxRows;
+    // The row array from the driver is fresh per row: its cells are rendered in place.
+    const cells = row as SqlCell[];
+    for (let c = 0; c < row.length; c++) {
+      const value = row[c];
+      if (typeof value === 'number') {
+        bytes += 8;
+        if (value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER) {
+          if (!Number.isFinite(value)) cells[c] = String(value);
+          else if (!exactIntegers) return undefined; // possibly a rounded big integer: read again exactly
+        }
+      } else if (typeof value === 'string') {
+        bytes += value.length + 2;
+        if (shown && value.length > maxCellChars) cutAt.push(c);
+      } else if (value === null) {
+        bytes += 8;
+      } else {
+        // BigInts (exact pass) and blobs. A blob is sized before it is rendered, so a huge one is refused unrendered.
+        bytes += renderedCellBytes(value);
+        if (bytes > maxResultBytes) throw tooLarge(fullRows.length + 1, limits);
+        const cell = toSqlCell(value);
+        cells[c] = cell;
+        if (shown && value instanceof Uint8Array && (cell as string).length > maxCellChars) cutAt.push(c);
+      }
+      if (bytes > maxResultBytes) throw tooLarge(fullRows.length + 1, limits);
+    }
+    if (shown) {
+      if (cutAt.length === 0) {
+        rows.push(cells);
+      } else {
+        const display = cells.slice();
+        for (const c of cutAt) display[c] = cutCell(display[c]!, maxCellChars).cell;
+        rows.push(display);
+        cellsCut = true;
+        cutAt.length = 0;
+      }
+    }
+    fullRows.push(cells);
   }
-
   return {
-    columns,
     rows,
     rowCount: fullRows.length,
     rowCountExact,

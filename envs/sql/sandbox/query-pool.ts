@@ -13,7 +13,11 @@ export interface QueryPoolOptions {
   size?: number;
   /** Defaults for every query of this pool; `run` can override per query. */
   limits?: Partial<QueryLimits>;
-  /** IPC encoding (default `'json'`: cells are JSON-safe, and it measured faster than `'advanced'`; see BENCHMARKS.md). */
+  /**
+   * How requests and results cross the process boundary (default `'msgpack'`: MessagePack frames on
+   * a pipe, measured the cheapest for large results; `'json'`/`'advanced'` use Node's IPC channel;
+   * see BENCHMARKS.md).
+   */
   serialization?: IpcSerialization;
   /**
    * Resident-memory cap of one query process in bytes (default 1 GiB; Linux only). A query whose
@@ -87,7 +91,7 @@ export class QueryPool {
       throw new RangeError(`QueryPool size must be a positive integer, got ${this.size}`);
     }
     this.limits = Object.freeze(resolveQueryLimits(options.limits, DEFAULT_QUERY_LIMITS));
-    this.serialization = options.serialization ?? 'json';
+    this.serialization = options.serialization ?? 'msgpack';
     this.memoryLimitBytes = options.memoryLimitBytes ?? 1024 ** 3;
     this.script = workerScriptPath(import.meta.url, './query-worker.js');
     for (let i = 0; i < this.size; i++) this.startProcess();

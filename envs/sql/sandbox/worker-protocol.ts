@@ -2,6 +2,12 @@ import type { SqlSandboxErrorType } from './errors.js';
 import type { QueryLimits } from './limits.js';
 import type { QueryResult } from './query-result.js';
 
+/**
+ * The command-line flag that tells a query process to exchange MessagePack frames on file
+ * descriptor 3 (see frame-channel.ts) instead of using Node's IPC channel.
+ */
+export const PIPE_CHANNEL_FLAG = '--frames-on-fd3';
+
 /** Parent → query process: run one screened statement. */
 export interface QueryRequest {
   id: number;

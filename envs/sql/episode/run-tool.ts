@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ActionRepair, SqlErrorType, SqlToolCall } from '../actions/action-types.js';
 import { formatJson, tablesHint } from '../actions/call-format.js';
 import { answerSqlText, executionMatch, judgeValueAnswer, looksLikeSql, type GoldAnswer } from '../judge/judge-answer.js';
@@ -10,6 +9,7 @@ import type { QueryLimits } from '../sandbox/limits.js';
 import type { QueryPool } from '../sandbox/query-pool.js';
 import type { SchemaReader } from '../sandbox/schema-reader.js';
 import { DEFAULT_SAMPLE_ROWS } from '../tools/sample.js';
+import { hashResult } from './result-hash.js';
 import type { ToolOutcome } from './tool-outcome.js';
 
 /** What a tool needs from the episode and the environment. */
@@ -168,11 +168,4 @@ function errorOutcome(err: unknown): ToolOutcome {
   if (err instanceof SqlSandboxError) return { ok: false, error: { type: err.errorType satisfies SqlErrorType, message: err.message } };
   const message = err instanceof Error ? err.message : String(err);
   return { ok: false, error: { type: 'sql_error', message: `The database could not run this: ${message}` } };
-}
-
-function hashResult(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  const hash = createHash('sha1');
-  hash.update(JSON.stringify(columns));
-  for (const row of rows) hash.update(JSON.stringify(row));
-  return hash.digest('hex').slice(0, 16);
 }

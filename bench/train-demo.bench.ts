@@ -26,6 +26,15 @@ function meanReturn(values: number[]): string {
   return `${mean.toFixed(3)} ± ${sd.toFixed(3)}`;
 }
 
+/** How the run narrowed the questions (a curriculum), in words for the table's caption. */
+function curriculum(r: DemoResult | undefined): string {
+  if (!r) return '';
+  const train = r.config.env.trainDifficulties;
+  const held = r.config.env.evalDifficulties;
+  if (train.length === 0 && held.length === 0) return ' and difficulties';
+  return `; curriculum: trained on the ${train.length ? train.join('/') : 'all'} tier${train.length === 1 ? '' : 's'} and evaluated on the ${held.length ? held.join('/') : 'all'} tier${held.length === 1 ? '' : 's'} of the held-out splits`;
+}
+
 /** Runs one seed of the demo in its own process (one onnxruntime thread each, so seeds run side by side). */
 function runSeed(seed: number, dir: string): Promise<DemoResult> {
   const resultFile = join(dir, 'result.json');
@@ -82,7 +91,7 @@ export default async function bench(): Promise<BenchSection> {
   return {
     title: 'Bundled GRPO example (npm run demo), 3 seeds',
     markdown: [
-      `Default configuration (examples/grpo-sql/config.json), seeds ${SEEDS.join(', ')}; greedy held-out success and mean episode return on the same ${results[0]?.config.eval.episodes ?? '?'} questions of each split (a fixed sample of its databases and difficulties), mean ± sample std over seeds.`,
+      `Default configuration (examples/grpo-sql/config.json), seeds ${SEEDS.join(', ')}; greedy held-out success and mean episode return on the same ${results[0]?.config.eval.episodes ?? '?'} questions of each split (a fixed sample of its databases${curriculum(results[0])}), mean ± sample std over seeds.`,
       '',
       mdTable(['policy', ...splits.map((s) => `${s} success`), ...splits.map((s) => `${s} mean return`)], rows),
       '',

@@ -1,7 +1,7 @@
 /**
- * `npm run bench`: runs every compiled `*.bench.js` beside this file (or those named on the
- * command line, e.g. `npm run bench -- gym sql`) and rewrites BENCHMARKS.md with the command,
- * the machine and each section.
+ * `npm run bench`: runs every compiled `*.bench.js` beside this file but the slow ones (or exactly
+ * those named on the command line, e.g. `npm run bench -- gym sql-env`) and rewrites their sections
+ * of BENCHMARKS.md with the command, the machine and the results.
  */
 import { readdirSync, readFileSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import { cpus, totalmem, platform, arch } from 'node:os';
@@ -12,10 +12,20 @@ import type { BenchSection } from './harness.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const only = process.argv.slice(2);
-const files = readdirSync(here)
+/** Benches too slow for a plain `npm run bench` (three full demo runs): they run when named. */
+const SLOW = new Set(['train-demo']);
+const available = readdirSync(here)
   .filter((f) => f.endsWith('.bench.js'))
-  .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
+  .map((f) => f.replace(/\.bench\.js$/, ''))
   .sort();
+const unknown = only.filter((o) => !available.includes(o));
+if (unknown.length > 0) {
+  console.error(`npm run bench: no bench named ${unknown.join(', ')}; the benches are ${available.join(', ')}`);
+  process.exit(2);
+}
+// Names match exactly: `train` must not also run the half-hour `train-demo`.
+const files = (only.length > 0 ? available.filter((n) => only.includes(n)) : available.filter((n) => !SLOW.has(n))).map((n) => `${n}.bench.js`);
+if (only.length === 0) process.stdout.write(`(skipping ${[...SLOW].join(', ')}: slow; run it by name, e.g. npm run bench -- ${[...SLOW][0]})\n`);
 
 const outFile = join(root, 'BENCHMARKS.md');
 const fresh = new Map<string, string>();

@@ -90,7 +90,9 @@ describe('AsyncVectorEnv', () => {
     }
     expect(steps).toBe(80_000);
     expect(correct).toBeGreaterThan(1000); // a random guess out of 8 is right ~1/8 of the time
+    expect(vec.runningWorkers).toBeGreaterThan(0);
     await vec.close();
+    expect(vec.runningWorkers).toBe(0); // every worker thread has ended, not just refused work
     await vec.close();
     await expect(vec.step(actions.sample())).rejects.toThrow(/closed/);
   });

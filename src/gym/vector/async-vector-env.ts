@@ -138,6 +138,11 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> extends VectorEnv<Obs,
     return { ...this.requireDescription().metadata, autoresetMode: this.autoresetMode };
   }
 
+  /** Worker threads still running: `numWorkers` until `close()`, 0 once it has resolved. */
+  get runningWorkers(): number {
+    return this.workers.filter((w) => w.running).length;
+  }
+
   async close(): Promise<void> {
     this.closed ??= Promise.all(this.workers.map((w) => w.close())).then(() => undefined);
     return this.closed;

@@ -53,6 +53,7 @@ export class WorkerHandle {
   private closing: Promise<void> | undefined;
   private resolveReady!: (ready: WorkerReady) => void;
   private rejectReady!: (error: Error) => void;
+  private threadExited = false;
 
   constructor(
     script: string,
@@ -71,6 +72,7 @@ export class WorkerHandle {
     this.worker.on('error', (error) => this.fail('crashed', `uncaught ${error.name}: ${error.message}`, error.stack));
     this.worker.on('messageerror', (error) => this.fail('crashed', `a message could not be deserialized: ${error.message}`));
     this.worker.on('exit', (code) => {
+      this.threadExited = true;
       const detail = `the worker thread exited with code ${code} (process.exit() or a fatal error in the env)`;
       // While closing, an exit settles whatever is still waiting (the close request included).
       if (this.closing) this.rejectAll(this.error(`${this.label()} exited: ${detail}`));
@@ -94,6 +96,11 @@ export class WorkerHandle {
     });
   }
 
+  /** Whether the worker thread is still running (false once it has exited or been terminated). */
+  get running(): boolean {
+    return !this.threadExited;
+  }
+
   /** Ask the envs to close, then terminate the thread. Idempotent; never rejects. */
   async close(): Promise<void> {
     this.closing ??= this.shutDown();
@@ -112,6 +119,7 @@ export class WorkerHandle {
     }
     this.rejectAll(this.error(`${this.label()} closed`));
     await this.worker.terminate();
+    this.threadExited = true;
   }
 
   private onMessage(message: WorkerHello | WorkerResponse): void {

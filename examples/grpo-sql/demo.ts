@@ -47,8 +47,8 @@ function timestamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
-/** Config overrides implied by the command-line flags. */
-function flagOverrides(values: Record<string, string | boolean | string[] | undefined>): string[] {
+/** The config overrides (`key.path=value`) that the command-line flags imply; exported for tests. */
+export function flagOverrides(values: Record<string, string | boolean | string[] | undefined>): string[] {
   const sets: string[] = [];
   if (typeof values['model'] === 'string') {
     sets.push(`model.path=${JSON.stringify(values['model'])}`);
@@ -62,7 +62,10 @@ function flagOverrides(values: Record<string, string | boolean | string[] | unde
   }
   if (typeof values['device'] === 'string') sets.push(`model.device=${JSON.stringify(values['device'])}`);
   if (typeof values['seed'] === 'string') sets.push(`seed=${values['seed']}`);
-  sets.push(`runDir=${JSON.stringify(typeof values['run-dir'] === 'string' ? values['run-dir'] : join('runs', `grpo-sql-${timestamp()}`))}`);
+  // --run-dir wins; a user's --config keeps its own runDir (so it can resume); the bundled
+  // configurations get a fresh timestamped directory, so a second demo does not resume the first.
+  if (typeof values['run-dir'] === 'string') sets.push(`runDir=${JSON.stringify(values['run-dir'])}`);
+  else if (typeof values['config'] !== 'string') sets.push(`runDir=${JSON.stringify(join('runs', `grpo-sql-${timestamp()}`))}`);
   // Explicit --set overrides come last so they win over the flags' implied settings.
   return [...sets, ...((values['set'] as string[] | undefined) ?? [])];
 }

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../examples/grpo-sql/demo.js';
+import { flagOverrides, main } from '../../examples/grpo-sql/demo.js';
 import { readRunMetrics } from '../../src/train/training-run.js';
 
 const dirs: string[] = [];
@@ -41,4 +41,15 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
     expect(existsSync(join(runDir, 'plots', 'reward.svg'))).toBe(true);
     expect(existsSync(join(runDir, 'checkpoints', 'step-000002', 'weights.safetensors'))).toBe(true);
   }, 180_000);
+});
+
+describe('the demo\'s run directory', () => {
+  const runDirOf = (values: Record<string, string>) => flagOverrides(values).find((s) => s.startsWith('runDir='));
+  it('is fresh and timestamped for the bundled configuration, so a second demo does not resume the first', () => {
+    expect(runDirOf({})).toMatch(/^runDir="runs\/grpo-sql-\d{8}-\d{6}"$/);
+  });
+  it("is the user's own config's runDir (no override), and --run-dir wins over both", () => {
+    expect(runDirOf({ config: 'mine.json' })).toBeUndefined();
+    expect(runDirOf({ config: 'mine.json', 'run-dir': 'here' })).toBe('runDir="here"');
+  });
 });

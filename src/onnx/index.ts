@@ -18,7 +18,7 @@ export { unbroadcast } from './autodiff/unbroadcast.js';
 export type { GradRule, GradRules, GradContext } from './autodiff/types.js';
 export { linear, embedding, type LinearOptions } from './layers/linear.js';
 export { rmsNorm, layerNorm } from './layers/norm.js';
-export { softmaxCrossEntropy, tokenLogProbs, type CrossEntropyOptions } from './layers/loss.js';
+export { logProbsAndEntropy, softmaxCrossEntropy, tokenLogProbs, type CrossEntropyOptions } from './layers/loss.js';
 export { attention, causalMask, maskScores, maskValue, rope, ropeTables } from './layers/attention.js';
 export { encodeModel, liveNodes, DEFAULT_IR_VERSION, DEFAULT_OPSET, type EncodeOptions, type EncodedModel } from './proto/model.js';
 export { ProtoWriter } from './proto/writer.js';

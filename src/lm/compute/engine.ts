@@ -2,7 +2,6 @@ import type { LoraAdapter } from '../lora/adapter.js';
 import type { LoraConfig } from '../lora/config.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { buildScoringGraph, buildStepGraph, type BuiltGraph, type GradientTarget } from '../graph/graphs.js';
-import { buildEntropyScoringGraph } from './entropy-graph.js';
 import { onnxTensor, Runtime, type OnnxHostTensor, type OnnxSession, type ProviderChoice } from '../graph/onnx.js';
 import type { FloatTensor } from '../tensor.js';
 
@@ -66,7 +65,7 @@ export class ModelEngine {
    * it holds extra vocabulary-sized buffers per token.
    */
   entropyScoring(gradients: GradientTarget, lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`entropy-scoring:${gradients}:${loraKey(lora)}`, () => buildEntropyScoringGraph(this.model.config, { gradients, ...(lora ? { lora } : {}) }));
+    return this.compile(`entropy-scoring:${gradients}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { gradients, entropy: true, ...(lora ? { lora } : {}) }));
   }
 
   /** The prefill graph (no KV cache in, cache out). */

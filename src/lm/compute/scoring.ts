@@ -4,7 +4,6 @@ import { GRAPH_IO, type GradientTarget } from '../graph/graphs.js';
 import { onnxTensor, type OnnxHostTensor } from '../graph/onnx.js';
 import { attentionBias, checkTokenIds, packLeft, positionsFromMask, type RopeCache } from './batch.js';
 import type { ModelEngine } from './engine.js';
-import { ENTROPY_IO } from './entropy-graph.js';
 
 /** Scores of one batch: per sequence, log p(ids[t+1] | ids[..t]) for t = 0..n−2. */
 export interface ScoreResult {
@@ -70,11 +69,11 @@ export async function scoreSequences(
   const entropy = options.entropy ?? false;
   const { session, built } = await (entropy ? engine.entropyScoring('none', options.adapter?.config) : engine.scoring('none', options.adapter?.config));
   const { feeds, padding, length } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize);
-  const outputs = entropy ? [GRAPH_IO.logprobs, ENTROPY_IO.entropy] : [GRAPH_IO.logprobs];
+  const outputs = entropy ? [GRAPH_IO.logprobs, GRAPH_IO.entropy] : [GRAPH_IO.logprobs];
   const out = await session.run({ ...feeds, ...engine.weightFeeds(built, options.adapter, options.overrides) }, { outputs });
   return {
     logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, length),
-    ...(entropy ? { entropies: unpack(out[ENTROPY_IO.entropy]!.data as Float32Array, sequences, padding, length) } : {}),
+    ...(entropy ? { entropies: unpack(out[GRAPH_IO.entropy]!.data as Float32Array, sequences, padding, length) } : {}),
   };
 }
 
@@ -116,7 +115,7 @@ export async function gradSequences(
   const out = await session.run({
     ...feeds,
     [GRAPH_IO.tokenWeights]: onnxTensor('float32', [sequences.length, T], tokenWeights),
-    ...(withEntropy ? { [ENTROPY_IO.entropyWeights]: onnxTensor('float32', [sequences.length, T], packWeights('entropy weights', sequences, options.entropyWeights!, padding, T)) } : {}),
+    ...(withEntropy ? { [GRAPH_IO.entropyWeights]: onnxTensor('float32', [sequences.length, T], packWeights('entropy weights', sequences, options.entropyWeights!, padding, T)) } : {}),
     ...engine.weightFeeds(built, options.adapter, options.overrides),
   });
   const gradients = new Map<string, FloatTensor>();
@@ -126,7 +125,7 @@ export async function gradSequences(
   }
   return {
     logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, T),
-    ...(withEntropy ? { entropies: unpack(out[ENTROPY_IO.entropy]!.data as Float32Array, sequences, padding, T) } : {}),
+    ...(withEntropy ? { entropies: unpack(out[GRAPH_IO.entropy]!.data as Float32Array, sequences, padding, T) } : {}),
     objective: (out[GRAPH_IO.objective]!.data as Float32Array)[0]!,
     gradients,
   };

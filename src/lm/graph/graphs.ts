@@ -4,7 +4,7 @@ import type { ModelConfig } from '../model/config.js';
 import { modelParameters, projectionShape, type ProjectionName } from '../model/parameters.js';
 import { buildDecoder, lmHead, type DecoderWeights, type LayerCache } from './decoder.js';
 import type { LoraTensors } from './layers.js';
-import { Graph, grad, tokenLogProbs, type Tensor } from './onnx.js';
+import { Graph, grad, logProbsAndEntropy, tokenLogProbs, type Tensor } from './onnx.js';
 
 /** Names of the non-weight inputs and outputs of the graphs, shared with the host code feeding them. */
 export const GRAPH_IO = {
@@ -14,7 +14,11 @@ export const GRAPH_IO = {
   sin: 'rope_sin',
   attentionBias: 'attention_bias',
   tokenWeights: 'token_weights',
+  /** Input [B, T] of entropy scoring graphs with gradients: each position's entropy weight. */
+  entropyWeights: 'entropy_weights',
   logprobs: 'logprobs',
+  /** Output [B, T] of entropy scoring graphs: entropy (nats) of the distribution scoring `target_ids`. */
+  entropy: 'entropy',
   objective: 'objective',
   logits: 'logits',
   pastKey: (layer: number): string => `past.${layer}.key`,
@@ -76,13 +80,16 @@ function declareWeights(g: Graph, config: ModelConfig, lora: LoraConfig | undefi
  * outputs `objective = Σ token_weights · logprobs` and its gradient with respect to each
  * trained parameter as `grad.<name>` — a vector–Jacobian product, so any loss that is a
  * function of the log-probs can be trained by passing dLoss/dlogprobs as the weights.
+ * With `entropy: true` it also outputs `entropy` [B, T], the entropy of each position's full
+ * next-token distribution, and (with gradients) takes `entropy_weights` [B, T]: the objective
+ * becomes `Σ token_weights · logprobs + Σ entropy_weights · entropy` (an entropy bonus).
  *
  * @example
  * const built = buildScoringGraph(cfg, { gradients: 'base' });
  */
-export function buildScoringGraph(config: ModelConfig, options: { lora?: LoraConfig; gradients?: GradientTarget } = {}): BuiltGraph {
+export function buildScoringGraph(config: ModelConfig, options: { lora?: LoraConfig; gradients?: GradientTarget; entropy?: boolean } = {}): BuiltGraph {
   const gradients = options.gradients ?? 'none';
-  const g = new Graph(`${config.arch}_scoring`);
+  const g = new Graph(`${config.arch}_scoring${options.entropy ? '_entropy' : ''}`);
   const inputIds = g.input(GRAPH_IO.inputIds, 'int64', ['batch', 'seq']);
   const targetIds = g.input(GRAPH_IO.targetIds, 'int64', ['batch', 'seq']);
   const cos = g.input(GRAPH_IO.cos, 'float32', ['batch', 'seq', config.headDim]);
@@ -91,16 +98,28 @@ export function buildScoringGraph(config: ModelConfig, options: { lora?: LoraCon
   const { weights, base, loraNames, tensors } = declareWeights(g, config, options.lora);
 
   const { hidden } = buildDecoder(config, weights, { inputIds, cos, sin, attentionBias });
-  const logprobs = tokenLogProbs(lmHead(config, weights, hidden), targetIds);
+  const logits = lmHead(config, weights, hidden);
+  // The entropy costs one more vocabulary-sized buffer, so only entropy graphs compute it.
+  const { logprobs, entropy } = options.entropy ? logProbsAndEntropy(logits, targetIds) : { logprobs: tokenLogProbs(logits, targetIds), entropy: undefined };
   g.output(logprobs, GRAPH_IO.logprobs);
+  if (entropy) g.output(entropy, GRAPH_IO.entropy);
 
   let gradientOf: string[] = [];
   if (gradients !== 'none') {
     const tokenWeights = g.input(GRAPH_IO.tokenWeights, 'float32', ['batch', 'seq']);
-    g.output(logprobs.mul(tokenWeights).sum(), GRAPH_IO.objective);
     gradientOf = gradients === 'lora' ? loraNames : base;
     const params = gradientOf.map((n) => tensors.get(n)!);
-    const grads = grad(logprobs, params, { seed: tokenWeights });
+    let grads: Map<Tensor, Tensor>;
+    if (entropy) {
+      // Objective Σ token_weights·logprobs + Σ entropy_weights·entropy: an entropy bonus's gradient.
+      const entropyWeights = g.input(GRAPH_IO.entropyWeights, 'float32', ['batch', 'seq']);
+      const objective = logprobs.mul(tokenWeights).sum().add(entropy.mul(entropyWeights).sum());
+      g.output(objective, GRAPH_IO.objective);
+      grads = grad(objective, params);
+    } else {
+      g.output(logprobs.mul(tokenWeights).sum(), GRAPH_IO.objective);
+      grads = grad(logprobs, params, { seed: tokenWeights });
+    }
     gradientOf.forEach((name, i) => g.output(grads.get(params[i]!)!, GRAPH_IO.gradOf(name)));
   }
   return { graph: g, baseInputs: base, loraInputs: loraNames, gradientOf };

@@ -11,6 +11,7 @@ export {
   rmsNorm,
   rope,
   tokenLogProbs,
+  logProbsAndEntropy,
   Runtime,
   hostTensor as onnxTensor,
 } from '../../onnx/index.js';

@@ -1,7 +1,8 @@
 /** Losses from logits: token log-probabilities and masked softmax cross-entropy. */
 import { ShapeError } from '../graph/errors.js';
 import type { Tensor } from '../graph/tensor.js';
-import { cast, div, equal, maximum, mul, neg, not, where } from '../ops/elementwise.js';
+import { cast, div, equal, exp, maximum, mul, neg, not, where } from '../ops/elementwise.js';
+import { matmul } from '../ops/matmul.js';
 import { gatherElements } from '../ops/indexing.js';
 import { logSoftmax } from '../ops/nn.js';
 import { reduceSum } from '../ops/reduce.js';
@@ -21,6 +22,26 @@ export function tokenLogProbs(logits: Tensor, targets: Tensor): Tensor {
     throw new ShapeError('tokenLogProbs', `targets [${targets.shape.join(', ')}] must drop the vocabulary axis of logits [${logits.shape.join(', ')}]`);
   }
   return squeeze(gatherElements(logSoftmax(logits, -1), unsqueeze(targets, [-1]), -1), [-1]);
+}
+
+/**
+ * {@link tokenLogProbs} plus the entropy H = −Σ_v p_v·log p_v of every position's full
+ * distribution, both from one log-softmax (what an entropy bonus needs). H is a batched dot
+ * product ([..., 1, V]·[..., V, 1]), so the only extra vocabulary-sized buffer is p.
+ *
+ * @example
+ * ```ts
+ * const { logprobs, entropy } = logProbsAndEntropy(logits /* [B, T, V] *\/, targets /* [B, T] *\/); // [B, T] each
+ * ```
+ */
+export function logProbsAndEntropy(logits: Tensor, targets: Tensor): { logprobs: Tensor; entropy: Tensor } {
+  if (targets.rank !== logits.rank - 1) {
+    throw new ShapeError('logProbsAndEntropy', `targets [${targets.shape.join(', ')}] must drop the vocabulary axis of logits [${logits.shape.join(', ')}]`);
+  }
+  const ls = logSoftmax(logits, -1);
+  const logprobs = squeeze(gatherElements(ls, unsqueeze(targets, [-1]), -1), [-1]);
+  const entropy = neg(squeeze(matmul(unsqueeze(exp(ls), [-2]), unsqueeze(ls, [-1])), [-2, -1]));
+  return { logprobs, entropy };
 }
 
 /** Options of {@link softmaxCrossEntropy}. */

@@ -15,7 +15,7 @@ import { runEpisodes } from '../envs/sql/agents/run-episodes.js';
 import { bundledDataDir } from '../envs/sql/datasets/bundled-data-dir.js';
 import { loadDataset } from '../envs/sql/datasets/load-dataset.js';
 import { hashResult } from '../envs/sql/episode/result-hash.js';
-import { progressPotential } from '../envs/sql/reward/potential.js';
+import { profileGold, progressPotential } from '../envs/sql/reward/potential.js';
 import { DEFAULT_REWARD_CONFIG } from '../envs/sql/reward/reward-config.js';
 import { QueryPool } from '../envs/sql/sandbox/query-pool.js';
 import { SQLEnv } from '../envs/sql/sql-env.js';
@@ -133,12 +133,14 @@ async function queryStepVsRaw(env: SQLEnv, pool: QueryPool, dataset: Awaited<Ret
       const [obs] = await env.step(action);
       if (obs.error) throw new Error(`${label}: ${obs.error}`);
       const result = await pool.run(dbPath, sql);
+      // As an episode does: the gold side is profiled once, each step scores its result against it.
+      const goldProfile = profileGold(gold.rows);
       const [raw, step, sandbox, score, hash] = await interleaved(
         [
           () => db.prepare(sql).all(),
           { before: () => env.reset({ options: { questionId: question.id } }), run: () => env.step(action) },
           () => pool.run(dbPath, sql),
-          () => progressPotential(result.fullRows ?? result.rows, gold.rows, weights),
+          () => progressPotential(result.fullRows ?? result.rows, goldProfile, weights),
           () => hashResult(result.columns, result.fullRows ?? result.rows),
         ],
         3000,

@@ -149,7 +149,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     if (outcome?.ok) {
       newInfo = outcome.infoKey !== undefined && episode.markSeen(outcome.infoKey);
       if (outcome.queryRows) {
-        episode.phi = progressPotential(outcome.queryRows, episode.gold.rows, this.rewardConfig.potentialWeights).phi;
+        episode.phi = progressPotential(outcome.queryRows, episode.goldProfile, this.rewardConfig.potentialWeights).phi;
       }
     }
     const verdict = outcome?.verdict;

@@ -1,7 +1,7 @@
 /**
  * The fast paths of the reward code against the implementations they replaced (kept below as
  * references, verbatim): `normaliseCell`'s text fast path, the number match key without
- * `toPrecision`, `progressPotential` with its gold profile cached and one pass over the
+ * `toPrecision`, `progressPotential` with its gold side profiled once and one pass over the
  * predicted cells (Φ and its parts must be bit-for-bit identical), and the result hash for the
  * novelty reward (its value changed; its meaning must not: equal results ⇔ equal hashes).
  */
@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { bundledDataDir } from '../../envs/sql/datasets/bundled-data-dir.js';
 import { hashResult } from '../../envs/sql/episode/result-hash.js';
 import { normaliseCell, type Cell } from '../../envs/sql/judge/cell.js';
-import { numberMatchKey, progressPotential, type Potential } from '../../envs/sql/reward/potential.js';
+import { numberMatchKey, profileGold, progressPotential, type Potential } from '../../envs/sql/reward/potential.js';
 import { DEFAULT_REWARD_CONFIG, type PotentialWeights } from '../../envs/sql/reward/reward-config.js';
 import { toSqlCell } from '../../envs/sql/sandbox/cells.js';
 
@@ -340,9 +340,11 @@ describe('progressPotential equals the reference bit for bit', () => {
       const gold = randomRows(random);
       const pred = random() < 0.7 ? relatedRows(random, gold) : randomRows(random);
       expectSamePotential(pred, gold, WEIGHTS[i % WEIGHTS.length]!);
-      // The gold profile is cached: the same gold again, against another prediction.
       expectSamePotential(randomRows(random), gold, WEIGHTS[0]!);
       expectSamePotential(gold, gold, WEIGHTS[0]!);
+      // An episode profiles its gold once and scores every query against the profile: the same values.
+      const profile = profileGold(gold);
+      for (const p of [pred, gold, randomRows(random)]) expect(progressPotential(p, profile, WEIGHTS[1]!)).toEqual(progressPotential(p, gold, WEIGHTS[1]!));
     }
   });
 
@@ -374,7 +376,7 @@ describe('progressPotential equals the reference bit for bit', () => {
     }
   });
 
-  it('after the gold rows are changed in place (the cached profile is not reused)', () => {
+  it('after the gold rows are changed in place between calls', () => {
     const gold: unknown[][] = [[1, 'a'], [2, 'b']];
     const pred = [[1, 'a'], [3, 'c']];
     expectSamePotential(pred, gold, WEIGHTS[0]!);

@@ -1,6 +1,7 @@
 import type { SqlQuestion } from '../datasets/sql-question.js';
 import type { GoldAnswer } from '../judge/judge-answer.js';
 import { capObservationText, type SqlObservation } from '../observation/sql-observation.js';
+import { profileGold, type GoldProfile } from '../reward/potential.js';
 
 /**
  * Everything one episode has accumulated: the question and its database, what has been shown,
@@ -23,6 +24,7 @@ export class EpisodeState {
   private readonly seen = new Set<string>();
   /** Keys of actions already taken. */
   private readonly actions = new Set<string>();
+  private goldProfileValue: GoldProfile | undefined;
 
   constructor(
     readonly question: SqlQuestion,
@@ -32,6 +34,11 @@ export class EpisodeState {
     readonly tables: readonly string[],
     readonly stepBudget: number,
   ) {}
+
+  /** The gold result profiled for Φ, built on the first query of the episode and kept. */
+  get goldProfile(): GoldProfile {
+    return (this.goldProfileValue ??= profileGold(this.gold.rows));
+  }
 
   get done(): boolean {
     return this.terminated || this.truncated;

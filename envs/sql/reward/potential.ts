@@ -18,16 +18,16 @@ export interface Potential {
  * - numeric range: how close the [min, max] of the predicted numbers is to the gold one's.
  * Φ = 1 exactly when the result equals the gold result as a bag of cells.
  *
- * The gold side (normalised cells, match keys, numeric range) is computed once per gold rows
- * array and reused while its cells stay the same, so a step pays only for the predicted cells.
+ * `gold` is the gold rows, or their {@link profileGold} profile: an episode profiles its gold
+ * result once, so each step pays only for the predicted cells.
  *
  * @example
  * ```ts
  * progressPotential([[1], [2]], [[1], [2]], DEFAULT_REWARD_CONFIG.potentialWeights).phi; // 1
  * ```
  */
-export function progressPotential(pred: readonly (readonly unknown[])[], gold: readonly (readonly unknown[])[], weights: PotentialWeights): Potential {
-  const g = goldProfile(gold);
+export function progressPotential(pred: readonly (readonly unknown[])[], gold: readonly (readonly unknown[])[] | GoldProfile, weights: PotentialWeights): Potential {
+  const g = isGoldProfile(gold) ? gold : profileGold(gold);
   // One pass over the predicted cells: normalise each, match it against what is left of the
   // gold multiset (a copy of the gold counts), and track the numeric range.
   const left = g.counts.slice();
@@ -67,7 +67,7 @@ export function progressPotential(pred: readonly (readonly unknown[])[], gold: r
       }
     }
   }
-  const cardinality = cardinalityScore(pred.length, gold.length);
+  const cardinality = cardinalityScore(pred.length, g.rows);
   const valueOverlap = overlapF1(overlap, predCells, g.cells);
   const numericRange =
     predNumbers === 0 && g.numbers === 0 ? 1 : predNumbers === 0 || g.numbers === 0 ? 0 : rangeScore(pMin, pMax, g.min, g.max);
@@ -225,12 +225,10 @@ export function numberMatchKey(x: number): number {
 }
 
 /** Gold cells as {@link progressPotential} needs them: a multiset of match keys and the numeric range. */
-interface GoldProfile {
-  /** The raw cells, row by row, to tell whether the gold rows changed since the profile was built. */
-  raw: unknown[];
-  /** Only primitives, no holes: the profile may be reused while the cells stay the same. */
-  cacheable: boolean;
-  rowLengths: number[];
+export interface GoldProfile {
+  readonly kind: 'gold-profile';
+  /** Number of gold rows. */
+  rows: number;
   /** Slot of each match key in `counts`. */
   numberSlots: Map<number, number>;
   textSlots: Map<string, number>;
@@ -245,41 +243,21 @@ interface GoldProfile {
   keyMax: number;
 }
 
+function isGoldProfile(gold: readonly (readonly unknown[])[] | GoldProfile): gold is GoldProfile {
+  return (gold as GoldProfile).kind === 'gold-profile';
+}
+
 /**
- * The gold result never changes within an episode (nor across episodes on the same question),
- * so its profile is built once per rows array and reused while every cell is still the same
- * value (checked on each use: much cheaper than normalising). Gold rows holding objects
- * (blobs as bytes, …) are profiled on every call.
+ * The gold side of {@link progressPotential}, computed once: the gold result does not change
+ * within an episode, so the episode keeps this and scores every query against it.
+ *
+ * @example
+ * ```ts
+ * const profile = profileGold(goldRows);
+ * progressPotential(queryRows, profile, weights).phi;
+ * ```
  */
-const goldProfiles = new WeakMap<readonly (readonly unknown[])[], GoldProfile>();
-
-function goldProfile(gold: readonly (readonly unknown[])[]): GoldProfile {
-  const cached = goldProfiles.get(gold);
-  if (cached && sameCells(cached, gold)) return cached;
-  const profile = buildGoldProfile(gold);
-  if (profile.cacheable) goldProfiles.set(gold, profile);
-  else goldProfiles.delete(gold);
-  return profile;
-}
-
-function sameCells(profile: GoldProfile, gold: readonly (readonly unknown[])[]): boolean {
-  if (profile.rowLengths.length !== gold.length) return false;
-  let i = 0;
-  for (let r = 0; r < gold.length; r++) {
-    const row = gold[r]!;
-    if (row.length !== profile.rowLengths[r]) return false;
-    for (let j = 0; j < row.length; j++) {
-      const now = row[j];
-      const then = profile.raw[i++];
-      if (!Object.is(now, then) || (now === undefined && !(j in row))) return false;
-    }
-  }
-  return true;
-}
-
-function buildGoldProfile(gold: readonly (readonly unknown[])[]): GoldProfile {
-  const raw: unknown[] = [];
-  const rowLengths: number[] = [];
+export function profileGold(gold: readonly (readonly unknown[])[]): GoldProfile {
   const numberSlots = new Map<number, number>();
   const textSlots = new Map<string, number>();
   let nullSlot: number | undefined;
@@ -288,24 +266,14 @@ function buildGoldProfile(gold: readonly (readonly unknown[])[]): GoldProfile {
   let numbers = 0;
   let min = Infinity;
   let max = -Infinity;
-  let cacheable = true;
   let keyMin = Infinity;
   let keyMax = -Infinity;
   for (let r = 0; r < gold.length; r++) {
     const row = gold[r]!;
-    if (row === undefined && !(r in gold)) {
-      cacheable = false; // a hole: flatMap skips it
-      continue;
-    }
-    rowLengths.push(row.length);
+    if (row === undefined && !(r in gold)) continue; // a hole: flatMap skips it
     for (let j = 0; j < row.length; j++) {
       const value = row[j];
-      raw.push(value);
-      if ((typeof value === 'object' && value !== null) || typeof value === 'function') cacheable = false;
-      if (value === undefined && !(j in row)) {
-        cacheable = false;
-        continue;
-      }
+      if (value === undefined && !(j in row)) continue; // a hole
       cells++;
       const cell = normaliseCell(value);
       let slot: number | undefined;
@@ -328,7 +296,7 @@ function buildGoldProfile(gold: readonly (readonly unknown[])[]): GoldProfile {
       counts[slot]!++;
     }
   }
-  return { raw, cacheable, rowLengths, numberSlots, textSlots, nullSlot, counts: Int32Array.from(counts), cells, numbers, min, max, keyMin, keyMax };
+  return { kind: 'gold-profile', rows: gold.length, numberSlots, textSlots, nullSlot, counts: Int32Array.from(counts), cells, numbers, min, max, keyMin, keyMax };
 }
 
 function clamp01(x: number): number {

@@ -23,7 +23,7 @@ import { RandomAgent } from '../../envs/sql/agents/random-agent.js';
 import { runEpisodes } from '../../envs/sql/agents/run-episodes.js';
 import type { SqlAgent } from '../../envs/sql/agents/agent.js';
 import type { SqlDataset } from '../../envs/sql/datasets/sql-dataset.js';
-import { SQLEnv } from '../../envs/sql/sql-env.js';
+import { SQLEnv, type SqlEnvOptions } from '../../envs/sql/sql-env.js';
 import { packageRoot } from '../../src/lm/package-root.js';
 import { loadTrainConfig } from '../../src/train/config/load-config.js';
 import type { TrainConfig } from '../../src/train/config/schema.js';
@@ -55,6 +55,9 @@ export function flagOverrides(values: Record<string, string | boolean | string[]
     // Real models train LoRA adapters; the base model (adapters off) is the KL reference.
     sets.push(`model.lora.rank=${values['lora-rank'] ?? 16}`);
     sets.push('env.compactTools=false');
+    // A real model reads values out of result tables, so it answers with values (the bundled
+    // tiny model answers with SQL, judged by execution match) and learns to describe first.
+    sets.push('env.kwargs.answerMode="value"', 'sft.describeTables=true');
     // Real tokenizers are efficient, but the full tool schemas and schema descriptions need room.
     sets.push('rollout.maxTotalTokens=2048', 'rollout.maxNewTokensPerTurn=128');
   } else if (typeof values['lora-rank'] === 'string') {
@@ -72,7 +75,9 @@ export function flagOverrides(values: Record<string, string | boolean | string[]
 
 /** Plays `agent` on the questions the model is evaluated on (the run's order of the split). */
 async function baseline(agent: SqlAgent, dataset: SqlDataset, config: TrainConfig, questionIds: readonly string[]): Promise<SplitSuccess[string]> {
-  const report = await runEpisodes(() => new SQLEnv({ dataset, stepBudget: config.env.stepBudget }), agent, { episodes: questionIds.length, seed: config.seed, questionIds });
+  // The environment the model is trained and judged in (env.kwargs included, e.g. answerMode).
+  const env = () => new SQLEnv({ ...(config.env.kwargs as SqlEnvOptions), dataset, stepBudget: config.env.stepBudget });
+  const report = await runEpisodes(env, agent, { episodes: questionIds.length, seed: config.seed, questionIds });
   return { success: report.success_rate, meanReturn: report.mean_return, episodes: report.episodes };
 }
 
@@ -158,10 +163,12 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
     const evalQuestionIds = (split: string): string[] =>
       Array.from({ length: Math.min(config.eval.episodes, setup.questionCount(split)) }, (_, i) => String(setup.task.episodeSpec?.(i, split)?.options?.['questionId']));
     const rows: ResultRow[] = [];
+    // Baselines answer the way the environment judges (with SQL under answerMode 'sql').
+    const answerWithSql = (config.env.kwargs as SqlEnvOptions).answerMode === 'sql';
     const agents: [string, (d: SqlDataset) => SqlAgent][] = [
       ['random agent', () => new RandomAgent(config.seed)],
-      ['noisy oracle (garbled calls)', (d) => new NoisyAgent(d, { seed: config.seed })],
-      ['oracle (upper bound)', (d) => new OracleAgent(d, { stepBudget: config.env.stepBudget })],
+      ['noisy oracle (garbled calls)', (d) => new NoisyAgent(d, { seed: config.seed, answerWithSql })],
+      ['oracle (upper bound)', (d) => new OracleAgent(d, { stepBudget: config.env.stepBudget, answerWithSql })],
     ];
     for (const [name, make] of agents) {
       const bySplit: SplitSuccess = {};

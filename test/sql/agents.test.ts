@@ -21,6 +21,22 @@ describe('baseline agents on the fixture', () => {
       questionIds: allQuestions(),
     });
     expect(report.success_rate).toBe(1);
+    // The noisy agent garbles the same plan; under answerMode 'sql' it answers with SQL too.
+    const noisy = await runEpisodes(envFactory({ answerMode: 'sql' }), new NoisyAgent(concert.dataset, { seed: 1, answerWithSql: true }), { episodes: 30, questionIds: allQuestions() });
+    expect(noisy.success_rate).toBeGreaterThanOrEqual(0.95);
+    // Answering with values where SQL is expected fails: the option is what makes it pass.
+    const values = await runEpisodes(envFactory({ answerMode: 'sql' }), new NoisyAgent(concert.dataset, { seed: 1 }), { episodes: 30, questionIds: allQuestions() });
+    expect(values.success_rate).toBeLessThan(0.5);
+  });
+
+  it('oracle with describeTables: false queries and answers at once, still always right', async () => {
+    const agent = new OracleAgent(concert.dataset, { describeTables: false });
+    const report = await runEpisodes(envFactory(), agent, { episodes: 12, questionIds: allQuestions() });
+    expect(report.success_rate).toBe(1);
+    // Exactly two steps per episode: query, then answer.
+    expect(report.mean_steps).toBe(2);
+    const describing = await runEpisodes(envFactory(), new OracleAgent(concert.dataset), { episodes: 12, questionIds: allQuestions() });
+    expect(describing.mean_steps).toBeGreaterThan(2);
   });
 
   it('noisy succeeds through tolerance; strict mode refuses its calls', async () => {

@@ -53,3 +53,17 @@ describe('the demo\'s run directory', () => {
     expect(runDirOf({ config: 'mine.json', 'run-dir': 'here' })).toBe('runDir="here"');
   });
 });
+
+describe('--model DIR', () => {
+  it('turns on LoRA, the full tool schemas, value answers and describing oracle trajectories', async () => {
+    const { applyOverrides, resolveTrainConfig } = await import('../../src/train/config/load-config.js');
+    const { readFile } = await import('node:fs/promises');
+    const bundled = JSON.parse(await readFile(new URL('../../examples/grpo-sql/config.json', import.meta.url), 'utf8'));
+    const config = resolveTrainConfig(applyOverrides(bundled, flagOverrides({ model: './Qwen3-0.6B' })));
+    expect(config.model.path).toBe('./Qwen3-0.6B');
+    expect(config.model.lora.rank).toBe(16);
+    expect(config.env.compactTools).toBe(false);
+    expect(config.env.kwargs).toEqual({ answerMode: 'value' });
+    expect(config.sft.describeTables).toBe(true);
+  });
+});

@@ -76,8 +76,9 @@ export class NoisyAgent implements SqlAgent {
   /** Probability that a call is garbled (default 0.9). */
   private readonly rate: number;
 
-  constructor(dataset: SqlDataset, options: { seed?: number; rate?: number } = {}) {
-    this.oracle = new OracleAgent(dataset);
+  /** `answerWithSql`: the oracle's plan answers with its SQL (for `answerMode: 'sql'`). */
+  constructor(dataset: SqlDataset, options: { seed?: number; rate?: number; answerWithSql?: boolean } = {}) {
+    this.oracle = new OracleAgent(dataset, { answerWithSql: options.answerWithSql === true });
     this.rng = new Rng(options.seed ?? 0);
     this.rate = options.rate ?? 0.9;
   }

@@ -7,9 +7,9 @@ import { compactAnswer } from './compact-answer.js';
 import { goldPlan, type GoldPlan } from './gold-lookup.js';
 
 /**
- * The privileged upper baseline: describes the gold SQL's tables, runs the gold SQL, and answers
- * with its result in the shortest form the judge accepts (see `compactAnswer`; or the gold SQL
- * itself under `answerMode: 'sql'`). It must score 100% on
+ * The privileged upper baseline: describes the gold SQL's tables (unless `describeTables: false`),
+ * runs the gold SQL, and answers with its result in the shortest form the judge accepts (see
+ * `compactAnswer`; or, with `answerWithSql`, the gold SQL itself, for `answerMode: 'sql'`). It must score 100% on
  * every question whose gold SQL runs; anything less is a bug in the environment or the judge.
  *
  * @example
@@ -26,13 +26,13 @@ export class OracleAgent implements SqlAgent {
 
   constructor(
     private readonly dataset: SqlDataset,
-    private readonly options: { answerWithSql?: boolean; stepBudget?: number } = {},
+    private readonly options: { answerWithSql?: boolean; stepBudget?: number; describeTables?: boolean } = {},
   ) {}
 
   async reset(obs: SqlObservation, info: Info): Promise<void> {
     this.plan = await goldPlan(this.dataset, String(info.question_id), obs.tables);
     // Keep two steps for the query and the answer.
-    const describable = Math.max(0, (this.options.stepBudget ?? obs.budgetRemaining) - 2);
+    const describable = this.options.describeTables === false ? 0 : Math.max(0, (this.options.stepBudget ?? obs.budgetRemaining) - 2);
     this.queue = [
       ...this.plan.tables.slice(0, describable).map((table) => ({ name: 'describe', arguments: { table_name: table } })),
       { name: 'query', arguments: { sql: this.plan.goldSql } },

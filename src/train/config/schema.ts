@@ -64,7 +64,7 @@ export interface TrainConfig {
     gradAccumulation: number;
     maxGradNorm: number;
   };
-  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number };
+  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean };
   eval: { everySteps: number; episodes: number; baselineEpisodes: number };
   checkpoint: { everySteps: number; keep: number };
   alarms: {
@@ -196,6 +196,10 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       lr: num('SFT learning rate.', 1e-3, { exclusiveMinimum: 0 }),
       batchSize: int('Trajectories per SFT step.', 8, 1),
       formatCheckSamples: int('Questions sampled for the post-SFT format check.', 16, 0),
+      describeTables: bool(
+        "Whether the oracle's SFT trajectories describe the gold tables before querying. false: query, then answer, for a model that already knows the schemas (the bundled tiny-sql base, pre-trained on the training databases' SQL).",
+        true,
+      ),
     }),
     eval: obj('Held-out evaluation.', {
       everySteps: int('Evaluate held-out splits every N GRPO steps (0: only at the end).', 10),

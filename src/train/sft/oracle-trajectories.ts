@@ -31,7 +31,7 @@ export interface SftSequence {
  * @example
  * ```ts
  * actionToAssistantText({ name: 'describe', arguments: { table_name: 'singer' } });
- * // '<tool_call>\n{"name": "describe", "arguments": {"table_name": "singer"}}\n</tool_call>'
+ * // '<tool_call>\n{"name": "describe", "arguments": {"table_name":"singer"}}\n</tool_call>'
  * ```
  */
 export function actionToAssistantText(action: unknown): string {

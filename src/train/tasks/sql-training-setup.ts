@@ -150,7 +150,13 @@ export async function createSqlTrainingSetup(
       task: sqlRolloutTask(questionIds, { compactTools: config.env.compactTools }),
       makeEnv: (split) => new SQLEnv(envOptions(split)),
       questionCount: (split) => questionIds(split).length,
-      makeOracle: () => new OracleAgent(dataset(config.env.trainSplit), { stepBudget: config.env.stepBudget }),
+      makeOracle: () =>
+        new OracleAgent(dataset(config.env.trainSplit), {
+          stepBudget: config.env.stepBudget,
+          describeTables: config.sft.describeTables,
+          // The oracle answers the way the environment judges: with SQL when answers are run as SQL.
+          answerWithSql: (config.env.kwargs as SqlEnvOptions).answerMode === 'sql',
+        }),
       ...(options.print ? { print: options.print } : {}),
     };
     return { setup, model, datasets, close };

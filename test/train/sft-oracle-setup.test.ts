@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveTrainConfig } from '../../src/train/config/load-config.js';
+import { agentTrajectory } from '../../src/train/sft/oracle-trajectories.js';
+import { createSqlTrainingSetup } from '../../src/train/tasks/sql-training-setup.js';
+
+/** The assistant turns of the SFT trajectory that the run's oracle plays on the first smoke question. */
+async function oracleTurns(overrides: Record<string, unknown>): Promise<{ texts: string[]; correct: boolean }> {
+  const runDir = mkdtempSync(join(tmpdir(), 'sqlenv-sft-oracle-'));
+  const res = await createSqlTrainingSetup(resolveTrainConfig({ runDir, model: { tiny: { layers: 1, hidden: 32, heads: 2, kvHeads: 1, intermediate: 64, vocabSize: 400 } }, ...overrides }));
+  const env = res.setup.makeEnv('smoke');
+  try {
+    const seq = await agentTrajectory(env, res.setup.makeOracle!(), res.setup.task, res.setup.policy.codec, res.setup.task.episodeSpec!(0, 'smoke'), 10);
+    return { texts: seq.assistantTexts, correct: seq.correct };
+  } finally {
+    await env.close();
+    await res.close();
+    rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
+describe('the SFT oracle of a SQLEnv run follows the config', () => {
+  const env = { trainSplit: 'smoke', evalSplits: [] };
+
+  it('by default describes the gold tables, queries, and answers with the value', async () => {
+    const { texts, correct } = await oracleTurns({ env });
+    expect(correct).toBe(true);
+    expect(texts[0]).toMatch(/"name": "describe"/);
+    expect(texts.at(-2)).toMatch(/"name": "query"/);
+    expect(texts.at(-1)).toMatch(/"name": "answer"/);
+    expect(texts.at(-1)).not.toMatch(/SELECT/);
+  });
+
+  it('sft.describeTables: false skips the describes; answerMode sql makes it answer with the SQL', async () => {
+    const { texts, correct } = await oracleTurns({ env: { ...env, kwargs: { answerMode: 'sql' } }, sft: { describeTables: false } });
+    expect(correct).toBe(true);
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toMatch(/"name": "query"/);
+    const sql = /"sql":("(?:[^"\\]|\\.)*")/.exec(texts[0]!)![1]!;
+    // The answer is the very SQL the query ran, spelled the same way.
+    expect(texts[1]).toBe(`<tool_call>\n{"name": "answer", "arguments": {"value":${sql}}}\n</tool_call>`);
+  });
+});

@@ -29,7 +29,7 @@ import { loadTrainConfig } from '../../src/train/config/load-config.js';
 import type { TrainConfig } from '../../src/train/config/schema.js';
 import { estimateTrainingMemory, formatBytes } from '../../src/train/diagnostics/memory-estimate.js';
 import { formatDuration } from '../../src/train/metrics/progress-line.js';
-import { createSqlTrainingSetup } from '../../src/train/tasks/sql-training-setup.js';
+import { answersWithSql, createSqlTrainingSetup } from '../../src/train/tasks/sql-training-setup.js';
 import { runTraining, type SplitSuccess, type TrainingSummary } from '../../src/train/training-run.js';
 import { runWhenExecuted } from '../run-when-executed.js';
 
@@ -164,7 +164,7 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
       Array.from({ length: Math.min(config.eval.episodes, setup.questionCount(split)) }, (_, i) => String(setup.task.episodeSpec?.(i, split)?.options?.['questionId']));
     const rows: ResultRow[] = [];
     // Baselines answer the way the environment judges (with SQL under answerMode 'sql').
-    const answerWithSql = (config.env.kwargs as SqlEnvOptions).answerMode === 'sql';
+    const answerWithSql = answersWithSql(config);
     const agents: [string, (d: SqlDataset) => SqlAgent][] = [
       ['random agent', () => new RandomAgent(config.seed)],
       ['noisy oracle (garbled calls)', (d) => new NoisyAgent(d, { seed: config.seed, answerWithSql })],

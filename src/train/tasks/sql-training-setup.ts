@@ -84,6 +84,19 @@ export async function resolveModelDir(config: TrainConfig, tinyModel: TinyModelO
 }
 
 /**
+ * Whether scripted agents must answer with SQL: the run's env judges answers as SQL
+ * (`env.kwargs.answerMode: 'sql'`), so the oracle answers the way the environment judges.
+ *
+ * @example
+ * ```ts
+ * answersWithSql(resolveTrainConfig({ env: { kwargs: { answerMode: 'sql' } } })); // true
+ * ```
+ */
+export function answersWithSql(config: TrainConfig): boolean {
+  return (config.env.kwargs as SqlEnvOptions).answerMode === 'sql';
+}
+
+/**
  * Builds the datasets, envs, policy and oracle for a SQLEnv run.
  *
  * @example
@@ -154,8 +167,7 @@ export async function createSqlTrainingSetup(
         new OracleAgent(dataset(config.env.trainSplit), {
           stepBudget: config.env.stepBudget,
           describeTables: config.sft.describeTables,
-          // The oracle answers the way the environment judges: with SQL when answers are run as SQL.
-          answerWithSql: (config.env.kwargs as SqlEnvOptions).answerMode === 'sql',
+          answerWithSql: answersWithSql(config),
         }),
       ...(options.print ? { print: options.print } : {}),
     };

@@ -23,7 +23,9 @@ import { RandomAgent } from '../../envs/sql/agents/random-agent.js';
 import { runEpisodes } from '../../envs/sql/agents/run-episodes.js';
 import type { SqlAgent } from '../../envs/sql/agents/agent.js';
 import type { SqlDataset } from '../../envs/sql/datasets/sql-dataset.js';
-import { SQLEnv, type SqlEnvOptions } from '../../envs/sql/sql-env.js';
+import type { SqlObservation } from '../../envs/sql/observation/sql-observation.js';
+import type { SqlAction } from '../../envs/sql/sql-env.js';
+import type { Env } from '../../src/gym/env.js';
 import { packageRoot } from '../../src/lm/package-root.js';
 import { loadTrainConfig } from '../../src/train/config/load-config.js';
 import type { TrainConfig } from '../../src/train/config/schema.js';
@@ -73,11 +75,12 @@ export function flagOverrides(values: Record<string, string | boolean | string[]
   return [...sets, ...((values['set'] as string[] | undefined) ?? [])];
 }
 
-/** Plays `agent` on the questions the model is evaluated on (the run's order of the split). */
-async function baseline(agent: SqlAgent, dataset: SqlDataset, config: TrainConfig, questionIds: readonly string[]): Promise<SplitSuccess[string]> {
-  // The environment the model is trained and judged in (env.kwargs included, e.g. answerMode).
-  const env = () => new SQLEnv({ ...(config.env.kwargs as SqlEnvOptions), dataset, stepBudget: config.env.stepBudget });
-  const report = await runEpisodes(env, agent, { episodes: questionIds.length, seed: config.seed, questionIds });
+/**
+ * Plays `agent` on the questions the model is evaluated on (the run's order of the split), in the
+ * environment the model is trained and judged in (`makeEnv`: the run's own, env.kwargs included).
+ */
+async function baseline(agent: SqlAgent, makeEnv: () => Env<SqlObservation, SqlAction>, config: TrainConfig, questionIds: readonly string[]): Promise<SplitSuccess[string]> {
+  const report = await runEpisodes(makeEnv, agent, { episodes: questionIds.length, seed: config.seed, questionIds });
   return { success: report.success_rate, meanReturn: report.mean_return, episodes: report.episodes };
 }
 
@@ -172,7 +175,7 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
     ];
     for (const [name, make] of agents) {
       const bySplit: SplitSuccess = {};
-      for (const split of splits) bySplit[split] = await baseline(make(datasets.get(split)!), datasets.get(split)!, config, evalQuestionIds(split));
+      for (const split of splits) bySplit[split] = await baseline(make(datasets.get(split)!), () => resources.makeEnv(split), config, evalQuestionIds(split));
       rows.push({ policy: name, bySplit });
     }
     console.log(`\nbaselines on the ${config.eval.episodes} evaluation questions of each held-out split (a fixed sample of every database and difficulty):\n${table(rows, splits)}\n`);

@@ -30,6 +30,8 @@ export interface SqlTrainingResources {
   setup: TrainingSetup<SqlObservation>;
   model: LanguageModel;
   datasets: Map<string, SqlDataset>;
+  /** A split's environment as the run builds it (env.kwargs, step budget, shared query pool); `setup.makeEnv` is this one. */
+  makeEnv(split: string): SQLEnv;
   /** Closes the policy, datasets and query pool. Idempotent. */
   close(): Promise<void>;
 }
@@ -157,11 +159,12 @@ export async function createSqlTrainingSetup(
       return ids;
     };
     const envOptions = (split: string): SqlEnvOptions => ({ ...(config.env.kwargs as SqlEnvOptions), dataset: dataset(split), stepBudget: config.env.stepBudget, pool });
+    const makeEnv = (split: string): SQLEnv => new SQLEnv(envOptions(split));
     const setup: TrainingSetup<SqlObservation> = {
       config,
       policy,
       task: sqlRolloutTask(questionIds, { compactTools: config.env.compactTools }),
-      makeEnv: (split) => new SQLEnv(envOptions(split)),
+      makeEnv,
       questionCount: (split) => questionIds(split).length,
       makeOracle: () =>
         new OracleAgent(dataset(config.env.trainSplit), {
@@ -171,7 +174,7 @@ export async function createSqlTrainingSetup(
         }),
       ...(options.print ? { print: options.print } : {}),
     };
-    return { setup, model, datasets, close };
+    return { setup, model, datasets, makeEnv, close };
   } catch (err) {
     await close();
     throw err;

@@ -14,16 +14,26 @@ import { mdTable, type BenchSection } from './harness.js';
 
 const SEEDS = [0, 1, 2];
 
-function stats(values: number[]): string {
+/** Mean and sample standard deviation over seeds. */
+function meanSd(values: number[]): { mean: number; sd: number } {
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const sd = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, values.length - 1));
+  return { mean, sd: Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, values.length - 1)) };
+}
+
+function stats(values: number[]): string {
+  const { mean, sd } = meanSd(values);
   return `${(mean * 100).toFixed(1)}% ± ${(sd * 100).toFixed(1)}`;
 }
 
 function meanReturn(values: number[]): string {
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const sd = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, values.length - 1));
+  const { mean, sd } = meanSd(values);
   return `${mean.toFixed(3)} ± ${sd.toFixed(3)}`;
+}
+
+/** Points of change, signed: "+3.1 ± 0.5". */
+function signedStats(points: number[]): string {
+  const { mean, sd } = meanSd(points);
+  return `${mean >= 0 ? '+' : ''}${mean.toFixed(1)} ± ${sd.toFixed(1)}`;
 }
 
 /** How the run narrowed the questions (a curriculum), in words for the table's caption. */
@@ -95,7 +105,8 @@ export default async function bench(): Promise<BenchSection> {
       '',
       mdTable(['policy', ...splits.map((s) => `${s} success`), ...splits.map((s) => `${s} mean return`)], rows),
       '',
-      `Held-out success change from SFT to SFT + GRPO, in points: ${deltas.join('; ')}.`,
+      `Held-out success change from SFT to SFT + GRPO, in points: ${deltas.join('; ')}; ` +
+        `mean ± sample std over seeds: ${splits.map((s) => `${s} ${signedStats(results.map((r) => pts(r, s)))}`).join(', ')}.`,
       '',
       `Post-SFT tool-call format check (share of calls with exactly the schema's arguments): ${stats(formatAfter)}. ` +
         `Wall time per run (${parallel} run${parallel > 1 ? 's' : ''} at a time on this machine): ${walls.map((w) => `${w.toFixed(1)} min`).join(', ')}.`,

@@ -4,6 +4,7 @@
  * and the dashboard. See docs/train.md.
  */
 export * from './math/advantages.js';
+export * from './math/turn-advantages.js';
 export * from './math/kl.js';
 export * from './math/policy-loss.js';
 export * from './optim/adamw.js';

@@ -84,6 +84,13 @@ function loadWeights(policy: TrainablePolicy, weights: ReadonlyMap<string, Check
   }
 }
 
+/** The credit assignment in words, for the run's first line. */
+function creditLabel(cfg: TrainConfig): string {
+  if (cfg.grpo.credit === 'episode') return 'episode-level credit';
+  const baseline = cfg.grpo.turnBaseline === 'observations' ? ', same-observation baseline' : '';
+  return `turn-level credit (γ ${cfg.grpo.turnDiscount}${baseline})`;
+}
+
 function trace(step: number, split: string, time: number, s: ScoredEpisode | { episode: ScoredEpisode['episode']; reward: number; advantage?: number }): MetricRecord {
   return {
     kind: 'trace',
@@ -91,7 +98,10 @@ function trace(step: number, split: string, time: number, s: ScoredEpisode | { e
     time,
     split,
     question: s.episode.question,
-    turns: s.episode.turns.map((t) => ({ action: t.text, result: t.result, reward: t.reward, ...(t.errorType ? { error_type: t.errorType } : {}) })),
+    turns: s.episode.turns.map((t, i) => {
+      const advantage = 'turnAdvantages' in s ? s.turnAdvantages?.[i] : undefined;
+      return { action: t.text, result: t.result, reward: t.reward, ...(t.errorType ? { error_type: t.errorType } : {}), ...(advantage !== undefined ? { advantage } : {}) };
+    }),
     total_reward: s.reward,
     correct: s.episode.correct,
     advantage: s.advantage ?? null,
@@ -184,7 +194,7 @@ export async function runTraining<Obs>(setup: TrainingSetup<Obs>): Promise<Train
   try {
     // ---- SFT warm-up -------------------------------------------------------------------
     if (!checkpoint) {
-      await event(0, 'phase', `run ${runDir}: mode ${cfg.mode}, K = ${cfg.rollout.numGenerations}, ${cfg.rollout.questionsPerStep} questions/step, ${cfg.grpo.steps} GRPO steps`);
+      await event(0, 'phase', `run ${runDir}: mode ${cfg.mode}, K = ${cfg.rollout.numGenerations}, ${cfg.rollout.questionsPerStep} questions/step, ${cfg.grpo.steps} GRPO steps, ${creditLabel(cfg)}`);
       if (cfg.env.evalSplits.length > 0 && cfg.eval.episodes > 0) state.summary.evaluations['untrained'] = await evaluateSplits('untrained', 0);
       if (cfg.mode !== 'grpo') {
         if (!setup.makeOracle) throw new Error("mode includes 'sft' but no scripted agent was given (makeOracle) to produce trajectories");

@@ -10,6 +10,7 @@ import { Rng } from '../../src/gym/rng.js';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { completionTokenBudget, grpoStep, type GrpoStepResult } from '../../src/train/grpo/grpo-step.js';
 import { standardDeviation } from '../../src/train/math/advantages.js';
+import { turnAdvantages } from '../../src/train/math/turn-advantages.js';
 import { policyLoss } from '../../src/train/math/policy-loss.js';
 import { AdamW } from '../../src/train/optim/adamw.js';
 import type { GenerateRequest, GenerateResult, TokenScores, TrainableParameter, TrainablePolicy } from '../../src/train/policy/trainable-policy.js';
@@ -276,5 +277,36 @@ describe('reward_components_std/*', () => {
     expect(result.metrics['reward_components/letters']).toBeCloseTo(letters.reduce((a, b) => a + b, 0) / letters.length, 12);
     expect(result.metrics['reward_components_std/letters']).toBeCloseTo(standardDeviation(letters, 'population'), 12);
     expect(result.metrics['reward_components_std/letters']).toBeGreaterThan(0);
+  });
+});
+
+describe("grpo.credit 'turn'", () => {
+  // Two turns, each rewarded by its own share of 'a': turn-level credit scores each turn apart.
+  it('every token of a turn is weighted by that turn\'s group-relative reward-to-go', async () => {
+    const grpo = { credit: 'turn', turnDiscount: 0, advantage: { estimator: 'dr_grpo' } };
+    const { result, policy, config } = await runStep({ grpo });
+    const k = config.rollout.numGenerations;
+    const groups = Array.from({ length: config.rollout.questionsPerStep }, (_, g) => result.episodes.slice(g * k, (g + 1) * k));
+    const expected = turnAdvantages(groups.map((g) => g.map((e) => e.episode.turns.map((t) => t.reward))), { estimator: 'dr_grpo' }, { discount: 0 });
+    const { weights } = policy.backwards[0]!;
+    const trainedTokens = result.episodes.reduce((a, e) => a + e.episode.mask.filter((m) => m > 0).length, 0);
+    let differingTurns = 0;
+    result.episodes.forEach((scored, i) => {
+      const perTurn = expected[Math.floor(i / k)]![i % k]!;
+      expect(scored.turnAdvantages).toEqual(perTurn);
+      if (perTurn.length > 1 && Math.abs(perTurn[0]! - perTurn[1]!) > 1e-9) differingTurns++;
+      scored.episode.turns.forEach((turn, t) => {
+        // token_mean, β 0, μ 1 (ratios 1): ∂loss/∂logprob = −advantage / trained tokens.
+        for (let u = turn.tokenSpan[0]; u < turn.tokenSpan[1]; u++) expect(weights[i]![u]! * trainedTokens).toBeCloseTo(-perTurn[t]!, 9);
+      });
+    });
+    expect(differingTurns).toBeGreaterThan(0); // the two turns of an episode really got different credit
+  });
+
+  it('γ 1 gives the first turn the episode-level advantage', async () => {
+    const turn = await runStep({ grpo: { credit: 'turn', turnDiscount: 1 } });
+    const episode = await runStep({ grpo: { credit: 'episode' } });
+    expect(turn.result.episodes.map((e) => e.episode.tokens)).toEqual(episode.result.episodes.map((e) => e.episode.tokens));
+    turn.result.episodes.forEach((e, i) => expect(e.turnAdvantages![0]).toBeCloseTo(episode.result.episodes[i]!.advantage!, 9));
   });
 });

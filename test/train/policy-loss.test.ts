@@ -113,9 +113,28 @@ describe('policyLoss — hand-computed cases', () => {
   });
 });
 
+describe('policyLoss — per-token advantages (turn-level credit)', () => {
+  it('a constant per-token array gives exactly the scalar result', () => {
+    const seq = { logprobs: [-1, ln(1.5) - 1, -2], oldLogprobs: [-1, -1, -2.1], refLogprobs: [-1.2, -1, -2], mask: [0, 1, 1] };
+    const scalar = policyLoss([{ ...seq, advantage: 0.7 }], { beta: 0.04 });
+    const array = policyLoss([{ ...seq, advantage: [0.7, 0.7, 0.7] }], { beta: 0.04 });
+    expect(array.loss).toBe(scalar.loss);
+    expect([...array.logprobGrads[0]!]).toEqual([...scalar.logprobGrads[0]!]);
+  });
+
+  it('each token is pushed in the direction of its own advantage', () => {
+    const r = policyLoss([{ logprobs: [0, 0], oldLogprobs: [0, 0], mask: [1, 1], advantage: [2, -1] }]);
+    expect([...r.logprobGrads[0]!]).toEqual([-1, 0.5]);
+  });
+
+  it('refuses per-token advantages of the wrong length', () => {
+    expect(() => policyLoss([{ logprobs: [0, 0], oldLogprobs: [0, 0], mask: [1, 1], advantage: [1] }])).toThrow(PolicyLossInputError);
+  });
+});
+
 describe('policyLoss — gradients match central differences', () => {
   const rng = new Rng(7);
-  function randomBatch(): LossSequence[] {
+  function randomBatch(perTokenAdvantages = false): LossSequence[] {
     return Array.from({ length: 3 }, (_, i) => {
       const n = 2 + i;
       const old = Array.from({ length: n }, () => -0.5 - 2 * rng.float());
@@ -125,7 +144,7 @@ describe('policyLoss — gradients match central differences', () => {
         oldLogprobs: old,
         refLogprobs: old.map((o) => o - 0.2 * rng.float()),
         mask: Array.from({ length: n }, (_, t) => (t === 0 ? 0 : 1)),
-        advantage: rng.float() * 2 - 1,
+        advantage: perTokenAdvantages ? Array.from({ length: n }, () => rng.float() * 2 - 1) : rng.float() * 2 - 1,
       };
     });
   }
@@ -136,9 +155,9 @@ describe('policyLoss — gradients match central differences', () => {
     { aggregation: 'token_mean', importanceLevel: 'sequence', beta: 0.02 },
     { aggregation: 'sequence_mean', importanceLevel: 'sequence', epsilonLow: 0.05, epsilonHigh: 0.05 },
   ];
-  for (const options of configs) {
-    it(JSON.stringify(options), () => {
-      const batch = randomBatch();
+  for (const [options, perToken] of [...configs.map((c) => [c, false] as const), [configs[0]!, true] as const, [configs[3]!, true] as const]) {
+    it(`${JSON.stringify(options)}${perToken ? ', per-token advantages' : ''}`, () => {
+      const batch = randomBatch(perToken);
       const base = policyLoss(batch, options);
       const h = 1e-6;
       batch.forEach((seq, i) => {

@@ -40,6 +40,10 @@ describe('rolloutEpisodes', () => {
       expect(e.mask[toolAt]).toBe(0);
       expect(e.mask[toolAt + 1]).toBe(0);
       expect(e.generatedTokens).toBe(e.mask.filter((m) => m === 1).length);
+      // Each turn's tokenSpan covers exactly the tokens it generated (what turn-level credit trains).
+      const spanned = e.turns.flatMap((t) => Array.from({ length: t.tokenSpan[1] - t.tokenSpan[0] }, (_, i) => t.tokenSpan[0] + i));
+      expect(spanned).toEqual(e.mask.flatMap((m, i) => (m === 1 ? [i] : [])));
+      for (const t of e.turns) expect(policy.codec.decode(e.tokens.slice(t.tokenSpan[0], t.tokenSpan[1]))).toBe(t.text);
     }
   });
 

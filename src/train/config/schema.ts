@@ -11,6 +11,12 @@ import type { LrDecay } from '../optim/lr-schedule.js';
 /** What a run does: SFT warm-up only, GRPO only, or SFT followed by GRPO. */
 export type TrainMode = 'sft' | 'grpo' | 'sft+grpo';
 
+/** Whether advantages are given per episode or per assistant turn (see `turnAdvantages`). */
+export type CreditAssignment = 'episode' | 'turn';
+
+/** Which episodes a turn is compared with under turn-level credit (see `TurnCreditOptions.stateKeys`). */
+export type TurnBaseline = 'index' | 'observations';
+
 /** What to do with groups whose rewards are all equal. */
 export type ZeroVarianceMode = 'keep' | 'drop' | 'dynamic_sampling';
 
@@ -40,6 +46,9 @@ export interface TrainConfig {
     steps: number;
     advantage: { estimator: AdvantageEstimator; scale?: AdvantageScale; std: StdKind; epsilon: number; clip?: number };
     rewardMode: EpisodeRewardMode;
+    credit: CreditAssignment;
+    turnDiscount: number;
+    turnBaseline: TurnBaseline;
     loss: {
       epsilonLow: number;
       epsilonHigh: number;
@@ -166,6 +175,17 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
         clip: { type: 'number', exclusiveMinimum: 0, description: 'Clip advantages to ±clip (unset: no clipping).' },
       }),
       rewardMode: oneOf("Episode reward seen by the advantage: 'sum' of step rewards (dense shaping kept) or the 'final' step's.", ['sum', 'final'], 'sum'),
+      credit: oneOf(
+        "'episode': every token of an episode gets the episode's advantage. 'turn': each assistant turn gets the advantage of its discounted reward-to-go against the same turn of the group's other episodes (turn-level credit: a good query is not blamed for a bad answer).",
+        ['episode', 'turn'],
+        'episode',
+      ),
+      turnDiscount: num("γ of the reward-to-go under credit 'turn': 1 = a turn sees every later reward, 0 = only its own step reward (the env's dense shaping judges intermediate turns).", 1, { minimum: 0, maximum: 1 }),
+      turnBaseline: oneOf(
+        "Under credit 'turn', which turns of the group a turn is compared with: 'index' = turn t of every episode; 'observations' = turn t of the episodes that saw the same tool results before it (an answer after the gold result competes with answers after the gold result).",
+        ['index', 'observations'],
+        'index',
+      ),
       loss: obj('The clipped surrogate loss.', {
         epsilonLow: num('Lower clip range ε_low.', 0.2, { minimum: 0 }),
         epsilonHigh: num('Upper clip range ε_high (DAPO clip-higher: 0.28).', 0.28, { minimum: 0 }),

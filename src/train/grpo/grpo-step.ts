@@ -10,7 +10,8 @@ import { policyLoss, type LossSequence, type PolicyLossMetrics } from '../math/p
 import { episodeMetrics, groupMetrics } from '../metrics/episode-metrics.js';
 import type { AdamW } from '../optim/adamw.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
-import { stepRewardsOf, type Episode } from '../rollout/episode.js';
+import { turnAdvantages } from '../math/turn-advantages.js';
+import { stepRewardsOf, tokenAdvantages, type Episode } from '../rollout/episode.js';
 import type { EnvPool } from '../rollout/env-pool.js';
 import { rolloutEpisodes } from '../rollout/multi-turn-rollout.js';
 import type { RolloutTask } from '../rollout/rollout-task.js';
@@ -28,11 +29,16 @@ export interface GrpoStepContext<Obs> {
   rng: Rng;
 }
 
-/** An episode with the advantage it was trained with (undefined when its group was dropped). */
+/**
+ * An episode with the advantage it was trained with (undefined when its group was dropped). Under
+ * `grpo.credit: 'turn'`, `turnAdvantages` holds each turn's advantage and `advantage` is their
+ * mean over turns (what traces show).
+ */
 export interface ScoredEpisode {
   episode: Episode;
   reward: number;
   advantage: number | undefined;
+  turnAdvantages?: number[];
 }
 
 /** What a GRPO step did. */
@@ -67,6 +73,36 @@ async function sampleGroups<Obs>(ctx: GrpoStepContext<Obs>, questions: number): 
     groups.push({ episodes: eps, rewards: eps.map((e) => episodeReward(stepRewardsOf(e), ctx.config.grpo.rewardMode)) });
   }
   return groups;
+}
+
+/**
+ * The advantage of every trained episode: one number (credit 'episode') or one per turn (credit
+ * 'turn', from the step rewards: all of them under rewardMode 'sum', only the last under 'final').
+ */
+function creditOf(trainGroups: readonly Group[], cfg: TrainConfig): Map<Episode, number | number[]> {
+  const out = new Map<Episode, number | number[]>();
+  if (trainGroups.length === 0) return out;
+  if (cfg.grpo.credit === 'episode') {
+    const advantages = computeAdvantages(trainGroups.map((g) => g.rewards), cfg.grpo.advantage);
+    trainGroups.forEach((g, i) => g.episodes.forEach((e, j) => out.set(e, advantages[i]![j]!)));
+    return out;
+  }
+  const stepRewards = (e: Episode) => {
+    const r = stepRewardsOf(e);
+    return cfg.grpo.rewardMode === 'sum' ? r : r.map((v, t) => (t === r.length - 1 ? v : 0));
+  };
+  // The tool results an episode had seen when it took each turn: its state, as far as the env goes.
+  const seenBefore = (e: Episode) => e.turns.map((_, t) => JSON.stringify(e.turns.slice(0, t).map((turn) => turn.result)));
+  const perTurn = turnAdvantages(trainGroups.map((g) => g.episodes.map(stepRewards)), cfg.grpo.advantage, {
+    discount: cfg.grpo.turnDiscount,
+    ...(cfg.grpo.turnBaseline === 'observations' ? { stateKeys: trainGroups.map((g) => g.episodes.map(seenBefore)) } : {}),
+  });
+  trainGroups.forEach((g, i) => g.episodes.forEach((e, j) => out.set(e, perTurn[i]![j]!)));
+  return out;
+}
+
+function advantageOfTokens(episode: Episode, advantage: number | number[]): number | Float64Array {
+  return typeof advantage === 'number' ? advantage : tokenAdvantages(episode, advantage);
 }
 
 /**
@@ -120,11 +156,16 @@ export async function grpoStep<Obs>(ctx: GrpoStepContext<Obs>, lr: number): Prom
     resample_rounds: rounds,
   };
 
-  const advantages = trainGroups.length > 0 ? computeAdvantages(trainGroups.map((g) => g.rewards), cfg.grpo.advantage) : [];
-  const advantageOf = new Map<Episode, number>();
-  trainGroups.forEach((g, i) => g.episodes.forEach((e, j) => advantageOf.set(e, advantages[i]![j]!)));
-  const scored: ScoredEpisode[] = sampled.flatMap((g) => g.episodes.map((e, j) => ({ episode: e, reward: g.rewards[j]!, advantage: advantageOf.get(e) })));
-  metrics['advantage_abs_mean'] = advantages.length ? advantages.flat().reduce((a, b) => a + Math.abs(b), 0) / advantages.flat().length : 0;
+  const advantageOf = creditOf(trainGroups, cfg);
+  const scored: ScoredEpisode[] = sampled.flatMap((g) =>
+    g.episodes.map((e, j) => {
+      const a = advantageOf.get(e);
+      if (a === undefined || typeof a === 'number') return { episode: e, reward: g.rewards[j]!, advantage: a };
+      return { episode: e, reward: g.rewards[j]!, advantage: a.reduce((x, y) => x + y, 0) / Math.max(1, a.length), turnAdvantages: a };
+    }),
+  );
+  const allAdvantages = [...advantageOf.values()].flatMap((a) => (typeof a === 'number' ? [a] : a));
+  metrics['advantage_abs_mean'] = allAdvantages.length ? allAdvantages.reduce((a, b) => a + Math.abs(b), 0) / allAdvantages.length : 0;
 
   const trainEpisodes = trainGroups.flatMap((g) => g.episodes);
   let tokens = sampled.flatMap((g) => g.episodes).reduce((a, e) => a + e.generatedTokens, 0);
@@ -152,7 +193,7 @@ export async function grpoStep<Obs>(ctx: GrpoStepContext<Obs>, lr: number): Prom
         logprobs: scores[i]!.logprobs,
         oldLogprobs: old![i]!,
         mask: masks[i]!,
-        advantage: advantageOf.get(e)!,
+        advantage: advantageOfTokens(e, advantageOf.get(e)!),
         ...(reference ? { refLogprobs: reference[i]!.logprobs } : {}),
         ...(scores[i]!.entropies ? { entropies: scores[i]!.entropies } : {}),
       }));

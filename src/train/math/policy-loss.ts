@@ -32,8 +32,12 @@ export interface LossSequence {
   entropies?: ArrayLike<number>;
   /** 1 for tokens the model generated and should learn from, 0 for prompt/tool-response tokens. */
   mask: ArrayLike<number>;
-  /** The sequence's advantage (one scalar per sequence, broadcast over its tokens). */
-  advantage: number;
+  /**
+   * The advantage: one scalar broadcast over the sequence's tokens (episode-level credit), or one
+   * value per token, of the same length as `logprobs` (turn-level credit: every token of an
+   * assistant turn carries that turn's advantage).
+   */
+  advantage: number | ArrayLike<number>;
 }
 
 /** Options of {@link policyLoss}. */
@@ -163,7 +167,11 @@ export function policyLoss(sequences: readonly LossSequence[], options: PolicyLo
       throw new PolicyLossInputError(`sequence ${i}: beta > 0 needs refLogprobs of length ${n} (score the batch with the reference model, or set beta 0)`);
     }
     const w = weights[i]!;
-    const a = seq.advantage;
+    const scalar = typeof seq.advantage === 'number' ? seq.advantage : undefined;
+    const perToken = typeof seq.advantage === 'number' ? undefined : seq.advantage;
+    if (perToken && perToken.length !== n) {
+      throw new PolicyLossInputError(`sequence ${i}: per-token advantages (${perToken.length}) must match logprobs (${n})`);
+    }
     const g = new Float64Array(n);
     const ge = new Float64Array(n);
     const count = maskedCount(seq.mask);
@@ -180,6 +188,7 @@ export function policyLoss(sequences: readonly LossSequence[], options: PolicyLo
     for (let t = 0; t < n; t++) {
       if (!(seq.mask[t]! > 0)) continue;
       tokens++;
+      const a = scalar ?? perToken![t]!;
       const ratio = level === 'sequence' ? seqRatio : Math.exp(seq.logprobs[t]! - seq.oldLogprobs[t]!);
       ratioSum += ratio;
       const clipped = Math.min(1 + epsHigh, Math.max(1 - epsLow, ratio));

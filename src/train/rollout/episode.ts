@@ -8,6 +8,8 @@
 export interface TurnRecord {
   /** The text the model generated this turn. */
   text: string;
+  /** Where the turn's generated tokens lie in `Episode.tokens`: [start, end). */
+  tokenSpan: readonly [start: number, end: number];
   /** The action passed to env.step, as JSON-ish text for traces. */
   action: string;
   /** The tool-response text the model saw next (or the final observation). */
@@ -59,6 +61,24 @@ export interface Episode {
  */
 export function stepRewardsOf(episode: Episode): number[] {
   return episode.turns.map((t) => t.reward);
+}
+
+/**
+ * Spreads per-turn advantages over an episode's tokens: every token a turn generated carries
+ * that turn's advantage; prompt and tool-response tokens carry 0 (they are masked out anyway).
+ *
+ * @example
+ * ```ts
+ * tokenAdvantages(episode, [0.4, -1.2]); // Float64Array of episode.tokens.length
+ * ```
+ */
+export function tokenAdvantages(episode: Episode, turnAdvantages: readonly number[]): Float64Array {
+  if (turnAdvantages.length !== episode.turns.length) {
+    throw new RangeError(`episode has ${episode.turns.length} turns but ${turnAdvantages.length} turn advantages were given`);
+  }
+  const out = new Float64Array(episode.tokens.length);
+  episode.turns.forEach((turn, i) => out.fill(turnAdvantages[i]!, turn.tokenSpan[0], turn.tokenSpan[1]));
+  return out;
 }
 
 /**

@@ -181,6 +181,7 @@ export async function rolloutEpisodes<Obs>(
       const r = active[i]!;
       const { out, text, action, parsed, extraCalls } = replies[i]!;
       const ep = r.episode;
+      const tokenSpan = [ep.tokens.length, ep.tokens.length + out.tokens.length] as const;
       ep.tokens.push(...out.tokens);
       ep.mask.push(...out.tokens.map(() => 1));
       ep.generatedTokens += out.tokens.length;
@@ -199,6 +200,7 @@ export async function rolloutEpisodes<Obs>(
         const resultText = extraCalls > 0 ? `${extraCallsNotice(extraCalls)}\n${rendered}` : rendered;
         turn = {
           text,
+          tokenSpan,
           action: typeof action === 'string' ? action : JSON.stringify(action),
           result: resultText.length > RESULT_TEXT_LIMIT ? resultText.slice(0, RESULT_TEXT_LIMIT) + '…' : resultText,
           reward,
@@ -225,7 +227,7 @@ export async function rolloutEpisodes<Obs>(
         }
       } catch (err) {
         // An env that throws on an action ends the episode; the failure is recorded, not fatal.
-        turn = { text, action: typeof action === 'string' ? action : JSON.stringify(action), result: String((err as Error).message ?? err), reward: 0, errorType: 'env_exception', repairs: extraRepairs, parsedToolCall: parsed, ...extra };
+        turn = { text, tokenSpan, action: typeof action === 'string' ? action : JSON.stringify(action), result: String((err as Error).message ?? err), reward: 0, errorType: 'env_exception', repairs: extraRepairs, parsedToolCall: parsed, ...extra };
         ended = true;
       }
       ep.turns.push(turn);

@@ -14,7 +14,7 @@ const records = [
   { kind: 'train', step: 1, time: 1, reward: 0.1, success: 0, 'reward_components/progress': 0.05, frac_reward_zero_std: 0.5, kl: 0, entropy: 2.1, 'tool_errors/parse_error': 1.5 },
   { kind: 'train', step: 2, time: 2, reward: 0.3, success: 0.25, 'reward_components/progress': 0.1, frac_reward_zero_std: 0.25, kl: 0.01, entropy: 2.0, 'tool_errors/parse_error': 0.5, 'tool_errors/sql_error': 0.25 },
   { kind: 'eval', step: 2, time: 3, label: 'final', split: 'eval', episodes: 4, success: 0.5, mean_return: 0.4 },
-  { kind: 'trace', step: 2, time: 3, split: 'train', question: 'How many <singers>?', turns: [{ action: '<tool_call>{"name":"query"}</tool_call>', result: '| 6 |', reward: 0.02 }], total_reward: 1.02, correct: true, advantage: 0.8 },
+  { kind: 'trace', step: 2, time: 3, split: 'train', question: 'How many <singers>?', turns: [{ action: '<tool_call>{"name":"query"}</tool_call>', result: '| 6 |', reward: 0.02, advantage: 0.75 }], total_reward: 1.02, correct: true, advantage: 0.8 },
   { kind: 'event', step: 1, time: 1, event: 'alarm:zero_std_high', message: 'groups dead' },
 ];
 
@@ -107,5 +107,6 @@ describe('dashboard page', () => {
     expect((stdout.match(/<polyline class="series"/g) ?? []).length).toBeGreaterThanOrEqual(5);
     expect(stdout).toContain('How many &lt;singers&gt;?');
     expect(stdout).toContain('alarm:zero_std_high');
+    expect(stdout).toContain('adv. 0.75'); // a turn's own advantage under turn-level credit
   });
 });

@@ -30,7 +30,7 @@ h1{font-size:20px;margin:0 0 4px} .sub{color:#6b7280;margin-bottom:12px}
 table{border-collapse:collapse;font-size:12px;width:100%;background:#fff}
 td,th{border:1px solid #e5e7eb;padding:4px;vertical-align:top;text-align:left}
 pre{white-space:pre-wrap;margin:0;font-size:11px;max-height:140px;overflow:auto}
-.ok{color:#16a34a}.bad{color:#dc2626} .event{font-family:monospace;font-size:12px;white-space:pre-wrap}
+.ok{color:#16a34a}.bad{color:#dc2626}.adv{color:#6b7280} .event{font-family:monospace;font-size:12px;white-space:pre-wrap}
 `;
 
 // The page script. `lineChartSvg` and `dashboardCharts` are injected from their TypeScript
@@ -56,7 +56,7 @@ function render(records) {
   document.getElementById('traces').innerHTML = traces.length ? '<table><tr><th>step</th><th>question</th><th>turns (action → result, reward)</th><th>reward</th><th>adv.</th></tr>' +
     traces.map((t) => '<tr><td>' + t.step + ' ' + esc(t.split || '') + '</td><td>' + esc(t.question) + '</td><td>' +
       (t.turns || []).map((u, i) => '<div><b>' + (i + 1) + '.</b> <pre>' + esc(u.action) + '</pre><pre>→ ' + esc(u.result) + '</pre> <span class="' + (u.error_type ? 'bad' : 'ok') + '">' +
-        Number(u.reward).toFixed(3) + (u.error_type ? ' ' + esc(u.error_type) : '') + '</span></div>').join('') +
+        Number(u.reward).toFixed(3) + (u.error_type ? ' ' + esc(u.error_type) : '') + '</span>' + (u.advantage == null ? '' : ' <span class="adv">adv. ' + Number(u.advantage).toFixed(2) + '</span>') + '</div>').join('') +
       '</td><td class="' + (t.correct ? 'ok' : 'bad') + '">' + Number(t.total_reward).toFixed(3) + (t.correct ? ' ✓' : ' ✗') + '</td><td>' + (t.advantage == null ? '' : Number(t.advantage).toFixed(2)) + '</td></tr>').join('') + '</table>' : '<i>no traces yet</i>';
   document.body.dataset.rendered = String(Date.now());
 }

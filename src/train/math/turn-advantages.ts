@@ -10,6 +10,9 @@
  * Credit Assignment"). With discount 1 the first turn sees the whole episode return (as episode
  * GRPO does); with discount 0 every turn is judged by its own step reward only, which leans on
  * the env's dense shaping (progress toward the gold result) to score intermediate turns.
+ * Optional state keys narrow each comparison to episodes that reached the turn in the same state
+ * (e.g. after the same tool results): the group mean is then a Monte-Carlo estimate of that
+ * state's value, so an answer is not blamed for the failed query before it.
  */
 import { computeAdvantages, type AdvantageOptions } from './advantages.js';
 

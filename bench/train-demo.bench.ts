@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { DemoResult } from '../examples/grpo-sql/demo.js';
 import { mdTable, type BenchSection } from './harness.js';
 
-const SEEDS = [0, 1, 2];
+const SEEDS = [0, 1, 2, 3, 4];
 
 /** Mean and sample standard deviation over seeds. */
 function meanSd(values: number[]): { mean: number; sd: number } {
@@ -99,7 +99,7 @@ export default async function bench(): Promise<BenchSection> {
   const formatAfter = results.map((r) => r.summary.formatCheck.after?.share ?? 0);
   const walls = results.map((r) => r.summary.wallSeconds / 60);
   return {
-    title: 'Bundled GRPO example (npm run demo), 3 seeds',
+    title: `Bundled GRPO example (npm run demo), ${SEEDS.length} seeds`,
     markdown: [
       `Default configuration (examples/grpo-sql/config.json), seeds ${SEEDS.join(', ')}; greedy held-out success and mean episode return on the same ${results[0]?.config.eval.episodes ?? '?'} questions of each split (a fixed sample of its databases${curriculum(results[0])}), mean ± sample std over seeds.`,
       '',

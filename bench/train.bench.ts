@@ -14,6 +14,7 @@ import { policyLoss, type LossSequence } from '../src/train/math/policy-loss.js'
 import { EnvPool } from '../src/train/rollout/env-pool.js';
 import { rolloutEpisodes } from '../src/train/rollout/multi-turn-rollout.js';
 import { createSqlTrainingSetup } from '../src/train/tasks/sql-training-setup.js';
+import { turnAdvantages } from '../src/train/math/turn-advantages.js';
 import { mdTable, timeIt, type BenchSection } from './harness.js';
 
 export default async function bench(): Promise<BenchSection> {
@@ -26,6 +27,14 @@ export default async function bench(): Promise<BenchSection> {
   const loss = await timeIt(() => {
     computeAdvantages([[0, 1, 0, 1], [1, 1, 0, 0]], { estimator: 'grpo' });
     policyLoss(batch, { beta: 0.02, epsilonHigh: 0.28 });
+  }, { minMs: 500 });
+  // The same batch under turn-level credit: per-turn advantages (3 turns of 4 episodes in 2 groups,
+  // compared after the same tool results) spread over per-token arrays.
+  const stepRewards = [[[0.05, 0.15, 1], [0.05, 0, 0], [-0.02, 0.15, 0], [0.05, 0.15, 1]], [[0.15, 1, 0], [0.05, 0, 0], [0.15, 0, 0], [0.05, 0, 0]]];
+  const stateKeys = stepRewards.map((g) => g.map((ep) => ep.map((_, t) => String(t))));
+  const turnLoss = await timeIt(() => {
+    const perTurn = turnAdvantages(stepRewards, { estimator: 'grpo' }, { discount: 0, stateKeys }).flat();
+    policyLoss(batch.map((seq, i) => ({ ...seq, advantage: Float64Array.from({ length: 768 }, (_, t) => perTurn[i]![Math.min(2, t >> 8)]!) })), { beta: 0.02, epsilonHigh: 0.28 });
   }, { minMs: 500 });
 
   // (2) one GRPO step's compute on the tiny model.
@@ -55,6 +64,7 @@ export default async function bench(): Promise<BenchSection> {
       ['score (log-probs of the 8 episodes)', `${(scoreMs / 1000).toFixed(2)} s`, `${(total / (scoreMs / 1000)).toFixed(0)} tok/s`],
       ['backward (gradient of Σ w·log p)', `${(backwardMs / 1000).toFixed(2)} s`, `${(total / (backwardMs / 1000)).toFixed(0)} tok/s`],
       ['trainer loss math (advantages + clipped loss + KL, same batch shape)', `${loss.mean.toFixed(2)} ms`, `${((8 * 768) / (loss.mean / 1000)).toFixed(0)} tok/s`],
+      ['… with turn-level credit (per-turn advantages spread over tokens)', `${turnLoss.mean.toFixed(2)} ms`, `${((8 * 768) / (turnLoss.mean / 1000)).toFixed(0)} tok/s`],
     );
   } finally {
     await res.close();

@@ -179,6 +179,8 @@ export async function grpoStep<Obs>(ctx: GrpoStepContext<Obs>, lr: number): Prom
     let lossMetrics: PolicyLossMetrics | undefined;
     let lastLoss = 0;
     let gradNorm = 0;
+    // Per-token advantages are fixed for the batch: spread them once, not on every μ-iteration.
+    const lossAdvantages = trainEpisodes.map((e) => advantageOfTokens(e, advantageOf.get(e)!));
     for (let iteration = 0; iteration < cfg.grpo.muIterations; iteration++) {
       const scores = await ctx.policy.score(sequences, { entropy: true });
       tokens += sequences.reduce((a, s) => a + s.length, 0);
@@ -193,7 +195,7 @@ export async function grpoStep<Obs>(ctx: GrpoStepContext<Obs>, lr: number): Prom
         logprobs: scores[i]!.logprobs,
         oldLogprobs: old![i]!,
         mask: masks[i]!,
-        advantage: advantageOfTokens(e, advantageOf.get(e)!),
+        advantage: lossAdvantages[i]!,
         ...(reference ? { refLogprobs: reference[i]!.logprobs } : {}),
         ...(scores[i]!.entropies ? { entropies: scores[i]!.entropies } : {}),
       }));

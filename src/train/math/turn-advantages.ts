@@ -87,7 +87,9 @@ export function turnAdvantages(
       group.forEach((ep, k) => {
         if (ep.length <= t) return;
         const key = keyOf(g, k, t);
-        byKey.set(key, [...(byKey.get(key) ?? []), k]);
+        const members = byKey.get(key);
+        if (members) members.push(k);
+        else byKey.set(key, [k]);
       });
       for (const members of byKey.values()) {
         turnGroups.push(members.map((k) => group[k]![t]!));

@@ -2,6 +2,7 @@ import { Env, type Info, type ResetOptions, type ResetResult, type StepResult } 
 import { ToolCallSpace, type ToolCall } from '../../src/gym/spaces/tool-call.js';
 import { ResetNeeded } from '../../src/gym/wrappers/order-enforcing.js';
 import { SqlActionParser } from './actions/action-parser.js';
+import { actionText } from './actions/action-text.js';
 import type { ActionMode, ActionRepair, ParsedSqlAction, SqlActionError, SqlErrorType } from './actions/action-types.js';
 import { loadDataset } from './datasets/load-dataset.js';
 import type { DatasetSource } from './datasets/dataset-source.js';
@@ -142,8 +143,12 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     const error: SqlActionError | undefined = parsed.ok ? (outcome!.ok ? undefined : outcome!.error) : parsed.error;
     const repairs: ActionRepair[] = [...parsed.repairs, ...(outcome?.repairs ?? [])];
 
+    // Everything derived from the action is computed before the episode changes, so nothing the
+    // action holds can leave the step counter ahead of the observation.
+    const key = actionKey(parsed, action);
+    const label = parsed.ok ? callLabel(parsed) : 'invalid action';
     episode.step++;
-    const repeated = episode.markAction(actionKey(parsed, action));
+    const repeated = episode.markAction(key);
     const phiBefore = episode.phi;
     let newInfo = false;
     if (outcome?.ok) {
@@ -160,7 +165,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       episode.truncated = true;
       episode.isCorrect = false;
     }
-    this.recordObservation(episode, parsed, outcome, error);
+    this.recordObservation(episode, label, outcome, error);
 
     const terminal = verdict ? (verdict.correct ? 'correct' : 'wrong') : episode.truncated ? 'out_of_budget' : undefined;
     const components = stepReward(
@@ -247,8 +252,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     };
   }
 
-  private recordObservation(episode: EpisodeState, parsed: ParsedSqlAction, outcome: ToolOutcome | undefined, error: SqlActionError | undefined): void {
-    const label = parsed.ok ? callLabel(parsed) : 'invalid action';
+  private recordObservation(episode: EpisodeState, label: string, outcome: ToolOutcome | undefined, error: SqlActionError | undefined): void {
     if (error) {
       episode.error = error.message;
       episode.result = '';
@@ -308,7 +312,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
 
 /** `describe(singer)`, `query(SELECT count(*) FROM …)`, `answer(42)` for the history. */
 function callLabel(parsed: Extract<ParsedSqlAction, { ok: true }>): string {
-  const args = Object.values(parsed.call.arguments).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  const args = Object.values(parsed.call.arguments).map((v) => actionText(v, 200));
   const text = args.join(', ').replace(/\s+/g, ' ');
   return `${parsed.call.name}(${text.length > 80 ? `${text.slice(0, 77)}...` : text})`;
 }
@@ -320,13 +324,7 @@ function actionKey(parsed: ParsedSqlAction, raw: unknown): string {
     const args = Object.entries(parsed.call.arguments)
       .map(([k, v]) => [k, k === 'table_name' && typeof v === 'string' ? v.trim().toLowerCase() : v] as const)
       .sort(([a], [b]) => a.localeCompare(b));
-    return `call:${parsed.call.name}:${JSON.stringify(args)}`;
+    return `call:${parsed.call.name}:${actionText(args, Infinity)}`;
   }
-  let text: string;
-  try {
-    text = typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? String(raw));
-  } catch {
-    text = String(raw);
-  }
-  return `raw:${text.slice(0, 4000)}`;
+  return `raw:${actionText(raw)}`;
 }

@@ -5,3 +5,4 @@
  */
 export * from './tolerant-json.js';
 export * from './tool-calls.js';
+export * from './set-entry.js';

@@ -7,6 +7,8 @@
  * callers can count (or, in strict modes, refuse) them.
  */
 
+import { setEntry } from './set-entry.js';
+
 /** The outcome of {@link parseTolerantJson}. */
 export type TolerantJsonResult =
   | { ok: true; value: unknown; repairs: string[] }
@@ -225,7 +227,7 @@ class LenientReader {
       if (this.atEnd() || this.text[this.pos] === '}' || this.text[this.pos] === ',') {
         throw new JsonSyntaxError(`missing value for key ${JSON.stringify(key)}`);
       }
-      out[key] = this.readValue();
+      setEntry(out, key, this.readValue());
       expectEntry = false;
     }
     this.depth--;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SqlActionParser, type ParsedSqlAction } from '../../envs/sql/actions/index.js';
+import { checkActionShape, SqlActionParser, type ParsedSqlAction } from '../../envs/sql/actions/index.js';
 
 const context = { tables: ['singer', 'concert', 'stadium'] };
 const tolerant = new SqlActionParser('tolerant');
@@ -197,5 +197,47 @@ describe('SqlActionParser: strict mode', () => {
       expect(result.error.message).toMatch(/^Strict mode refuses repairs/);
     }
     expect(tolerant.parse(action, context).ok).toBe(true);
+  });
+});
+
+describe('checkActionShape', () => {
+  const nest = (depth: number): unknown => {
+    let v: unknown = 'x';
+    for (let i = 0; i < depth; i++) v = i % 2 ? [v] : { k: v };
+    return v;
+  };
+
+  it('accepts real calls and nesting up to the limit', () => {
+    expect(checkActionShape(DESCRIBE_SINGER)).toEqual({ ok: true });
+    expect(checkActionShape(nest(64))).toEqual({ ok: true });
+    expect(checkActionShape('x'.repeat(1_000_000))).toEqual({ ok: true });
+  });
+
+  it('refuses deep, huge, cyclic and unreadable values without recursion', () => {
+    expect(checkActionShape(nest(65))).toEqual({ ok: false, message: 'it is nested deeper than 64 levels' });
+    expect(checkActionShape(nest(1_000_000))).toMatchObject({ ok: false });
+    expect(checkActionShape(new Array(100_001).fill(0))).toEqual({ ok: false, message: 'it holds more than 100,000 values' });
+    expect(checkActionShape([new Array(50_000).fill(0), new Array(50_000).fill(0)])).toMatchObject({ ok: false });
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(checkActionShape(cycle)).toMatchObject({ ok: false, message: 'it is nested deeper than 64 levels' });
+    const trap = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
+    expect(checkActionShape({ a: trap })).toEqual({ ok: false, message: 'it could not be read (trap)' });
+  });
+
+  it('takes custom limits', () => {
+    expect(checkActionShape([[1]], { maxDepth: 1, maxValues: 10 })).toMatchObject({ ok: false });
+    expect(checkActionShape([1, 2, 3], { maxDepth: 4, maxValues: 3 })).toMatchObject({ ok: false });
+  });
+});
+
+describe('SqlActionParser: inherited names', () => {
+  it('never reads "constructor", "__proto__" or "toString" as tools or argument aliases', () => {
+    const r = tolerant.parse({ name: 'describe', arguments: { constructor: 'singer', toString: 'x', hasOwnProperty: 'y' } }, context);
+    expect(r).toMatchObject({ ok: false, error: { type: 'missing_argument' } });
+    expect(r.repairs.map((x) => x.kind)).toEqual(['dropped_unknown_argument', 'dropped_unknown_argument', 'dropped_unknown_argument']);
+    const proto = tolerant.parse(JSON.parse('{"name": "sample", "arguments": {"__proto__": {"table_name": "singer"}}}'), context);
+    expect(proto).toMatchObject({ ok: false, error: { type: 'missing_argument' } });
+    expect(tolerant.parse('sample(constructor="singer")', context)).toMatchObject({ ok: false, error: { type: 'missing_argument' } });
   });
 });

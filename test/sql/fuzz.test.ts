@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/gym/rng.js';
 import { SQL_ERROR_TYPES, SQLEnv } from '../../envs/sql/index.js';
 import { useFixtureEnv } from './fixture-env.js';
+import { PATHOLOGICAL_ACTIONS } from './pathological-actions.js';
 
 const VALID_ACTIONS: unknown[] = [
   { name: 'describe', arguments: { table_name: 'singer' } },
@@ -65,7 +66,7 @@ function mutate(action: unknown, rng: Rng): unknown {
     case 4:
       return [action, randomValue(rng, 1)];
     case 5:
-      return text.replace(/"/g, rng.choice(["'", '', '`']));
+      return rng.int(8) === 0 ? rng.choice(PATHOLOGICAL_ACTIONS).make() : text.replace(/"/g, rng.choice(["'", '', '`']));
     default:
       return { name: rng.choice(TOOL_WORDS), arguments: randomValue(rng, 2) };
   }
@@ -114,4 +115,49 @@ describe('fuzzing SQLEnv with random and mutated actions', () => {
     await strict.close();
     expect(createHash('sha256').update(readFileSync(concert.fixture.dbPath)).digest('hex')).toBe(before);
   }, 120_000);
+});
+
+describe('pathological actions', () => {
+  it.each(PATHOLOGICAL_ACTIONS.map((a) => [a.name, a] as const))('%s: a judged step with a typed error, counters consistent', async (_name, pathological) => {
+    const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool, stepBudget: 50 });
+    try {
+      const [obs0] = await env.reset({ seed: 3 });
+      const [obs, reward, terminated, truncated, info] = await env.step(pathological.make() as never);
+      expect(obs.step).toBe(obs0.step + 1);
+      expect(Number.isFinite(reward)).toBe(true);
+      expect([null, ...SQL_ERROR_TYPES]).toContain(info.error_type);
+      expect(env.observationSpace.contains(obs)).toBe(true);
+      if (terminated || truncated) return;
+      // The episode goes on normally: the next step counts from the same counter.
+      const [next, , , , nextInfo] = await env.step({ name: 'describe', arguments: { table_name: 'stadium' } });
+      expect(next.step).toBe(obs.step + 1);
+      expect(nextInfo.error_type).toBeNull();
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('refuses what cannot be read with the cause, and never reads inherited keys as arguments', async () => {
+    const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool, stepBudget: 50 });
+    await env.reset({ seed: 3 });
+    const byName = new Map(PATHOLOGICAL_ACTIONS.map((a) => [a.name, a]));
+    const step = async (name: string) => (await env.step(byName.get(name)!.make() as never))[0];
+    const infoOf = async (name: string) => (await env.step(byName.get(name)!.make() as never))[4];
+    expect((await step('10k-deep array')).error).toMatch(/nested deeper than 64 levels/);
+    expect((await infoOf('10k-deep answer value')).error_type).toBe('parse_error');
+    expect((await infoOf('10k-deep JSON text in a tool_call tag')).error_type).toBe('invalid_argument');
+    expect((await infoOf('300k-deep function-call text')).error_type).toBe('invalid_argument');
+    expect((await step('200k-item answer')).error).toMatch(/more than 100,000 values/);
+    expect((await step('cyclic action')).error).toMatch(/nested deeper than 64 levels/);
+    expect((await step('throwing getter')).error).toMatch(/getter exploded/);
+    for (const name of ['__proto__ arguments', '__proto__ in JSON text', '__proto__ in function text', 'constructor/prototype keys']) {
+      const info = await infoOf(name);
+      expect(info.error_type, name).toBe('missing_argument');
+      expect(JSON.stringify(info.repairs), name).toMatch(/dropped/);
+    }
+    const [, , , , bigSample] = await env.step(byName.get('bigint sample size')!.make() as never);
+    expect(bigSample.error_type).toBeNull();
+    expect(JSON.stringify(bigSample.repairs)).toMatch(/clamped/);
+    await env.close();
+  });
 });

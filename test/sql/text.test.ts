@@ -73,3 +73,14 @@ describe('extractToolCalls', () => {
     expect(extractToolCalls('no calls here')).toEqual([]);
   });
 });
+
+describe('parseTolerantJson: hostile keys', () => {
+  it('reads "__proto__" as an ordinary key, as JSON.parse does, without touching the prototype', () => {
+    const parsed = parseTolerantJson("{'__proto__': {'table_name': 'singer'}}");
+    expect(parsed.ok).toBe(true);
+    const value = (parsed as { value: Record<string, unknown> }).value;
+    expect(Object.keys(value)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect((value as { table_name?: string }).table_name).toBeUndefined();
+  });
+});

@@ -2,9 +2,10 @@ import { ToolCallSpace } from '../../../src/gym/spaces/tool-call.js';
 import { SQL_TOOL_NAMES, SQL_TOOLS, sqlToolSpec } from '../tools/registry.js';
 import type { SqlToolSpec } from '../tools/tool-spec.js';
 import type { ActionForm, ActionMode, ActionRepair, ParsedSqlAction, RepairKind, SqlErrorType, SqlToolCall } from './action-types.js';
+import { checkActionShape, DEFAULT_ACTION_SHAPE_LIMITS, type ActionShapeLimits } from './action-shape.js';
 import { formatJson, tablesHint } from './call-format.js';
 import { decodeArgumentString, unwrapEnvelope, type UnwrappedCall } from './envelope.js';
-import { normaliseArguments } from './normalise-arguments.js';
+import { argumentAlias, normaliseArguments } from './normalise-arguments.js';
 import { FunctionArguments, readTextAction } from './text-action.js';
 import { resolveToolName } from './tool-name.js';
 
@@ -55,7 +56,11 @@ const STRICT_ERROR_OF: Record<RepairKind, SqlErrorType> = {
 export class SqlActionParser {
   private readonly space = new ToolCallSpace(SQL_TOOLS);
 
-  constructor(readonly mode: ActionMode = 'tolerant') {}
+  constructor(
+    readonly mode: ActionMode = 'tolerant',
+    /** Bounds on an action's nesting and size; past them the action is a `parse_error` step. */
+    private readonly shapeLimits: ActionShapeLimits = DEFAULT_ACTION_SHAPE_LIMITS,
+  ) {}
 
   /** Parse one action. Never throws. */
   parse(action: unknown, context: ActionContext = { tables: [] }): ParsedSqlAction {
@@ -69,6 +74,9 @@ export class SqlActionParser {
   }
 
   private parseOrFail(action: unknown, context: ActionContext): ParsedSqlAction {
+    // Before anything recursive (JSON, schema validation, the judge) touches the action.
+    const shape = checkActionShape(action, this.shapeLimits);
+    if (!shape.ok) return fail('parse_error', `Could not read the action: ${shape.message}. ${callHint(context)}`, undefined, []);
     const lifted = liftCall(action);
     if (!lifted.ok) {
       return fail('parse_error', `Could not read the action: ${lifted.message}. ${callHint(context)}`, lifted.form, lifted.repairs);
@@ -87,6 +95,11 @@ export class SqlActionParser {
     if (!normalised.ok) {
       const lead = normalised.kind === 'missing_argument' ? `${normalised.detail}.` : `${resolved.name}: ${normalised.detail}.`;
       return fail(normalised.kind, `${lead} ${exampleCall(spec, context)}`, lifted.form, repairs);
+    }
+    // Text forms are parsed here, so their arguments get the same bounds as structured actions.
+    const argsShape = checkActionShape(normalised.args, this.shapeLimits);
+    if (!argsShape.ok) {
+      return fail('invalid_argument', `${resolved.name}: the arguments cannot be used: ${argsShape.message}. ${exampleCall(spec, context)}`, lifted.form, repairs);
     }
     const call = { name: resolved.name, arguments: normalised.args };
     const validation = this.space.validate(call);
@@ -119,7 +132,7 @@ function liftCall(action: unknown): UnwrappedCall {
 /** `f("singer", n=3)` → `{ table_name: 'singer', n: 3 }`: positional values fill unnamed slots. */
 function placePositional(spec: SqlToolSpec, fa: FunctionArguments, repairs: ActionRepair[]): Record<string, unknown> {
   const named: Record<string, unknown> = { ...fa.named };
-  const taken = new Set(Object.keys(named).map((k) => spec.argumentAliases[k.toLowerCase()] ?? k.toLowerCase()));
+  const taken = new Set(Object.keys(named).map((k) => argumentAlias(spec, k.toLowerCase()) ?? k.toLowerCase()));
   const free = spec.positional.filter((slot) => !taken.has(slot));
   fa.positional.forEach((value, i) => {
     const slot = free[i];

@@ -1,4 +1,5 @@
 import type { SqlToolSpec } from '../tools/tool-spec.js';
+import { actionText } from './action-text.js';
 import type { ActionRepair } from './action-types.js';
 
 /** The JSON Schema fields of one tool argument that coercion looks at. */
@@ -16,6 +17,20 @@ export type NormalisedArguments =
 /** Lower-case with `-`/space as `_`, so `Table-Name` and `table name` meet `table_name`. */
 function argumentKey(raw: string): string {
   return raw.trim().toLowerCase().replace(/[\s-]+/g, '_');
+}
+
+/**
+ * The argument an alias stands for (`table` → `table_name`), or undefined; only the tool's own
+ * aliases count, never inherited names such as `constructor`.
+ *
+ * @example
+ * ```ts
+ * argumentAlias(DESCRIBE_TOOL, 'table'); // 'table_name'
+ * argumentAlias(DESCRIBE_TOOL, 'constructor'); // undefined
+ * ```
+ */
+export function argumentAlias(spec: SqlToolSpec, key: string): string | undefined {
+  return Object.hasOwn(spec.argumentAliases, key) ? spec.argumentAliases[key] : undefined;
 }
 
 /**
@@ -40,7 +55,8 @@ export function normaliseArguments(spec: SqlToolSpec, raw: unknown, repairs: Act
   const args: Record<string, unknown> = {};
   for (const [rawKey, value] of Object.entries(named)) {
     const key = argumentKey(rawKey);
-    const target = key in properties ? key : spec.argumentAliases[key];
+    // Own properties only: `constructor` or `__proto__` must not find Object.prototype's members.
+    const target = Object.hasOwn(properties, key) ? key : argumentAlias(spec, key);
     if (value === null || value === undefined) {
       repairs.push({ kind: 'dropped_null_argument', detail: `dropped ${JSON.stringify(rawKey)}: null` });
       continue;
@@ -50,7 +66,7 @@ export function normaliseArguments(spec: SqlToolSpec, raw: unknown, repairs: Act
       continue;
     }
     if (target !== rawKey) {
-      if (target in args) {
+      if (Object.hasOwn(args, target)) {
         repairs.push({ kind: 'dropped_unknown_argument', detail: `dropped ${JSON.stringify(rawKey)}: "${target}" was already given` });
         continue;
       }
@@ -59,13 +75,13 @@ export function normaliseArguments(spec: SqlToolSpec, raw: unknown, repairs: Act
     args[target] = value;
   }
   for (const [name, schema] of Object.entries(properties)) {
-    if (!(name in args)) continue;
+    if (!Object.hasOwn(args, name)) continue;
     const coerced = coerce(name, args[name], schema, repairs);
     if (!coerced.ok) return { ok: false, kind: 'invalid_argument', argument: name, detail: coerced.detail };
     args[name] = coerced.value;
   }
   for (const name of required) {
-    if (!(name in args)) return { ok: false, kind: 'missing_argument', argument: name, detail: `${tool} needs "${name}"` };
+    if (!Object.hasOwn(args, name)) return { ok: false, kind: 'missing_argument', argument: name, detail: `${tool} needs "${name}"` };
   }
   return { ok: true, args };
 }
@@ -92,7 +108,7 @@ function toNamedArguments(spec: SqlToolSpec, raw: unknown, repairs: ActionRepair
 }
 
 function formatList(values: unknown[]): string {
-  const text = JSON.stringify(values) ?? '';
+  const text = actionText(values, 61);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
@@ -116,13 +132,16 @@ function coerceInteger(name: string, value: unknown, schema: ArgumentSchema, rep
   let n: number;
   if (typeof value === 'number') {
     n = value;
+  } else if (typeof value === 'bigint') {
+    n = Number(value);
+    repairs.push({ kind: 'coerced_type', detail: `"${name}": ${value.toString()} read as ${n}` });
   } else if (typeof value === 'string' && INTEGER_TEXT.test(value)) {
     n = Number(value);
     repairs.push({ kind: 'coerced_type', detail: `"${name}": ${JSON.stringify(value)} read as ${n}` });
   } else if (Array.isArray(value) && value.length === 1) {
     return coerceInteger(name, value[0], schema, repairs);
   } else {
-    return { ok: false, detail: `"${name}" must be a whole number, got ${JSON.stringify(value)?.slice(0, 40)}` };
+    return { ok: false, detail: `"${name}" must be a whole number, got ${actionText(value, 40)}` };
   }
   if (!Number.isInteger(n)) return { ok: false, detail: `"${name}" must be a whole number, got ${n}` };
   const lo = schema.minimum ?? -Infinity;

@@ -1,4 +1,5 @@
 import { parseTolerantJson, stripCodeFence } from '../../../src/text/tolerant-json.js';
+import { setEntry } from '../../../src/text/set-entry.js';
 import { extractToolCalls } from '../../../src/text/tool-calls.js';
 import type { ActionForm, ActionRepair } from './action-types.js';
 import { resolveToolName } from './tool-name.js';
@@ -133,7 +134,7 @@ export function readFunctionArguments(inner: string): FunctionArguments {
   const positional: unknown[] = [];
   for (const part of parts) {
     const match = /^\s*([A-Za-z_]\w*)\s*(?:=|:)\s*([\s\S]*)$/.exec(part);
-    if (match) named[match[1]!] = readLiteral(match[2]!.trim());
+    if (match) setEntry(named, match[1]!, readLiteral(match[2]!.trim()));
     else if (part.trim() !== '') positional.push(readLiteral(part.trim()));
   }
   return new FunctionArguments(positional, named);

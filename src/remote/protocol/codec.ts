@@ -1,4 +1,5 @@
 import { Packr } from 'msgpackr';
+import { setEntry } from '../../text/set-entry.js';
 import { ProtocolError } from './error-codes.js';
 
 /** How messages are encoded: JSON text or MessagePack bytes. */
@@ -44,7 +45,9 @@ export class WireCodec {
       return value;
     } catch (err) {
       const what = encoding === 'json' ? 'JSON' : 'MessagePack';
-      throw new ProtocolError('INVALID_JSON', `Malformed ${what} message: ${(err as Error).message}. Send one ${what} object per message.`);
+      // msgpackr's decoder recurses: thousands of nested containers overflow the stack (JSON.parse does not).
+      const cause = err instanceof RangeError ? 'nested too deeply to decode (keep messages under a few hundred levels)' : (err as Error).message;
+      throw new ProtocolError('INVALID_JSON', `Malformed ${what} message: ${cause}. Send one ${what} object per message.`);
     }
   }
 }
@@ -78,7 +81,7 @@ export function toPlainValue(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     const plain = toPlainValue(v);
-    if (plain !== undefined) out[k] = plain;
+    if (plain !== undefined) setEntry(out, k, plain);
   }
   return out;
 }

@@ -207,8 +207,20 @@ function actionDetails(env: Env<unknown, unknown>, action: unknown): ValidationD
   const validate = (env.actionSpace as { validate?: (a: unknown) => { ok: boolean; errors: string[] } }).validate;
   const errors = typeof validate === 'function' ? validate.call(env.actionSpace, action).errors : [];
   const space = String(env.actionSpace);
-  if (errors.length === 0) return [{ loc: ['body', 'action'], msg: `action ${JSON.stringify(action)} is not in the action space ${space}`, type: 'value_error' }];
+  if (errors.length === 0) return [{ loc: ['body', 'action'], msg: `action ${preview(action)} is not in the action space ${space}`, type: 'value_error' }];
   return errors.map((msg) => ({ loc: ['body', 'action'], msg, type: 'value_error' }));
+}
+
+/** A short JSON preview of a client's value for messages; never throws (deep, cyclic or bigint values). */
+function preview(value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  } catch {
+    text = Array.isArray(value) ? 'a list nested too deeply to show' : 'a value nested too deeply to show';
+  }
+  text ??= String(typeof value);
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }
 
 /** OpenEnv's `call_tool` observation: `{tool_name, result, error?}` with the env's error_type. */

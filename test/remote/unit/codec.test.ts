@@ -30,3 +30,21 @@ describe('WireCodec', () => {
     expect(() => codec.decode(Buffer.alloc(0), 'msgpack')).toThrow(/empty message/);
   });
 });
+
+describe('WireCodec: hostile input', () => {
+  const codec = new WireCodec();
+
+  it('refuses MessagePack nested too deeply for its recursive decoder with the cause, and keeps decoding', () => {
+    const deep = Buffer.concat([Buffer.alloc(100_000, 0x91), Buffer.from([0xc0])]); // [[[…null…]]]
+    expect(() => codec.decode(deep, 'msgpack')).toThrow(/nested too deeply to decode/);
+    expect(codec.decode(codec.encode({ a: 1 }, 'msgpack'), 'msgpack')).toEqual({ a: 1 });
+  });
+
+  it('keeps a "__proto__" key as data on the way out, never as a prototype', () => {
+    const value = JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>;
+    const plain = toPlainValue(value) as Record<string, unknown>;
+    expect(Object.keys(plain)).toEqual(['__proto__']);
+    expect((plain as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(codec.encode(value, 'json')).toBe('{"__proto__":{"polluted":true}}');
+  });
+});

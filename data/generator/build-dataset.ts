@@ -6,9 +6,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { buildInfoPath, databasePath, splitPath, type BuildInfo, type SpiderQuestionEntry } from '../lib/spider-layout.js';
-import { BUNDLED_SEED, EVAL_FRACTION, SMOKE_SIZE, UNSEEN_DB_IDS } from './config.js';
+import { BUNDLED_SEED, EVAL_FRACTION, SMOKE_SIZE, UNSEEN_DB_IDS, VALIDATION_FRACTION, VALIDATION_UNSEEN_DBS } from './config.js';
 import { ALL_DOMAINS } from './domains/index.js';
 import { populate } from './populate.js';
+import { proceduralDomain } from './procedural/procedural-domain.js';
 import { DbView } from './questions/db-view.js';
 import { GENERIC_TEMPLATES } from './questions/generic-templates.js';
 import { instantiateTemplates, type AcceptedQuestion, type RejectionCounts, type SeenSet } from './questions/instantiate.js';
@@ -23,6 +24,22 @@ export interface BuildOptions {
   readonly seed?: number;
   readonly domains?: readonly DomainSpec[];
   readonly unseenDbIds?: readonly string[];
+  /** Databases for `validation_unseen_db` (already in `domains`); default: none with custom domains, else the bundled procedural ones. */
+  readonly validationUnseenDbIds?: readonly string[];
+  /** Fraction of the training databases' non-eval questions for `validation` (default: the bundled fraction, 0 with custom domains). */
+  readonly validationFraction?: number;
+}
+
+/**
+ * The domains of the bundled build: the hand-written ones, then the procedural validation databases.
+ *
+ * @example
+ * ```ts
+ * bundledDomains().at(-1)?.id; // 'gen_val_c'
+ * ```
+ */
+export function bundledDomains(): DomainSpec[] {
+  return [...ALL_DOMAINS, ...VALIDATION_UNSEEN_DBS.map((d) => proceduralDomain(d.id, d.seed))];
 }
 
 /** A summary of a build, for the log and for tests. */
@@ -44,7 +61,8 @@ export interface BuildReport {
  */
 export function buildDataset(options: BuildOptions): BuildReport {
   const seed = options.seed ?? BUNDLED_SEED;
-  const domains = options.domains ?? ALL_DOMAINS;
+  const domains = options.domains ?? bundledDomains();
+  const custom = options.domains !== undefined;
   const seen: SeenSet = { questions: new Set(), queries: new Set() };
   const rejected: RejectionCounts = new Map();
   const questions: AcceptedQuestion[] = [];
@@ -70,6 +88,8 @@ export function buildDataset(options: BuildOptions): BuildReport {
 
   const splits = assignSplits(questions, {
     unseenDbIds: options.unseenDbIds ?? UNSEEN_DB_IDS, evalFraction: EVAL_FRACTION, smokeSize: SMOKE_SIZE, seed,
+    validationUnseenDbIds: options.validationUnseenDbIds ?? (custom ? [] : VALIDATION_UNSEEN_DBS.map((d) => d.id)),
+    validationFraction: options.validationFraction ?? (custom ? 0 : VALIDATION_FRACTION),
   });
   const counts = {} as Record<SplitName, number>;
   for (const name of SPLIT_NAMES) {

@@ -9,9 +9,8 @@ import { parseArgs } from 'node:util';
 import { withCardSection } from '../lib/data-card.js';
 import { computeDatasetStats, formatDatasetStats } from '../lib/dataset-stats.js';
 import { bundledRoot } from '../lib/spider-layout.js';
-import { buildDataset } from './build-dataset.js';
-import { UNSEEN_DB_IDS } from './config.js';
-import { ALL_DOMAINS } from './domains/index.js';
+import { buildDataset, bundledDomains } from './build-dataset.js';
+import { UNSEEN_DB_IDS, VALIDATION_UNSEEN_DBS } from './config.js';
 import { formatSchemaSummary } from './schema-summary.js';
 
 function main(argv: string[]): number {
@@ -29,7 +28,7 @@ function main(argv: string[]): number {
   if (outDir === bundledRoot() && existsSync(card)) {
     let text = readFileSync(card, 'utf8');
     text = withCardSection(text, 'stats', formatDatasetStats(computeDatasetStats(outDir)));
-    text = withCardSection(text, 'schemas', formatSchemaSummary(ALL_DOMAINS, UNSEEN_DB_IDS));
+    text = withCardSection(text, 'schemas', formatSchemaSummary(bundledDomains(), UNSEEN_DB_IDS, VALIDATION_UNSEEN_DBS.map((d) => d.id)));
     writeFileSync(card, text);
     console.log(`updated the statistics and schemas in ${card}`);
   }

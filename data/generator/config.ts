@@ -14,3 +14,17 @@ export const EVAL_FRACTION = 0.2;
 
 /** Size of the `smoke` split. */
 export const SMOKE_SIZE = 30;
+
+/** Share of each training database's non-`eval` questions kept for `validation`. */
+export const VALIDATION_FRACTION = 0.12;
+
+/**
+ * Procedurally generated databases whose questions form `validation_unseen_db`: the unseen
+ * databases settings are chosen on, so that `eval_unseen_db` stays a test split. Their seeds are
+ * reserved: pre-training corpora draw procedural databases from other seeds.
+ */
+export const VALIDATION_UNSEEN_DBS: readonly { id: string; seed: number }[] = [
+  { id: 'gen_val_a', seed: 9_000_001 },
+  { id: 'gen_val_b', seed: 9_000_002 },
+  { id: 'gen_val_c', seed: 9_000_003 },
+];

@@ -13,9 +13,10 @@ import type { DomainSpec } from './schema.js';
  * // '**concerts** — Live music: …\n- `venue`(id, name, city, …)'
  * ```
  */
-export function formatSchemaSummary(domains: readonly DomainSpec[], unseenDbIds: readonly string[]): string {
+export function formatSchemaSummary(domains: readonly DomainSpec[], unseenDbIds: readonly string[], validationDbIds: readonly string[] = []): string {
   return domains.map((d) => {
-    const heldOut = unseenDbIds.includes(d.id) ? ' *(held out: eval_unseen_db only)*' : '';
+    const heldOut = unseenDbIds.includes(d.id) ? ' *(held out: eval_unseen_db only)*'
+      : validationDbIds.includes(d.id) ? ' *(held out: validation_unseen_db only)*' : '';
     const tables = d.tables.map((t) => {
       const cols = t.columns.map((c) => `${c.name}${c.nullable ? '?' : ''}${c.references ? ` → ${c.references}` : ''}`);
       return `- \`${t.name}\` (${t.rowCount} rows): ${cols.join(', ')}`;

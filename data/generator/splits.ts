@@ -1,13 +1,21 @@
 /**
- * Assigns questions to the splits: `eval_unseen_db` takes every question of the held-out
- * databases; of the rest, a small `smoke` set of easy and medium questions spread over the
- * databases, then a stratified fraction per database for `eval`, and the remainder `train`.
+ * Assigns questions to the splits: `eval_unseen_db` takes every question of the held-out test
+ * databases and `validation_unseen_db` every question of the held-out validation databases; of
+ * the rest, a small `smoke` set of easy and medium questions spread over the databases, then a
+ * stratified fraction per database for `eval`, a stratified fraction of what remains for
+ * `validation`, and the remainder `train`.
+ *
+ * `eval` and `eval_unseen_db` are the test splits (reported, never tuned on); `validation` and
+ * `validation_unseen_db` are for choosing settings. The validation carve-out draws from its own
+ * random stream after the other splits are fixed, so adding it left `eval`, `eval_unseen_db` and
+ * `smoke` exactly as they were.
  */
 import { Rng } from '../../src/gym/rng.js';
+import { BUNDLED_SPLITS } from '../lib/spider-layout.js';
 import type { AcceptedQuestion } from './questions/instantiate.js';
 
 /** The split names of the bundled dataset, in the order they are written. */
-export const SPLIT_NAMES = ['train', 'eval', 'eval_unseen_db', 'smoke'] as const;
+export const SPLIT_NAMES = BUNDLED_SPLITS;
 
 /** A split name. */
 export type SplitName = (typeof SPLIT_NAMES)[number];
@@ -15,8 +23,12 @@ export type SplitName = (typeof SPLIT_NAMES)[number];
 /** How to split. */
 export interface SplitPlan {
   readonly unseenDbIds: readonly string[];
+  /** Databases whose questions all go to `validation_unseen_db` (none: the split is empty). */
+  readonly validationUnseenDbIds?: readonly string[];
   /** Fraction of each training database's questions held out for `eval`. */
   readonly evalFraction: number;
+  /** Fraction of each training database's remaining (non-eval) questions held out for `validation` (default 0). */
+  readonly validationFraction?: number;
   readonly smokeSize: number;
   readonly seed: number;
 }
@@ -35,9 +47,13 @@ export function assignSplits(questions: readonly AcceptedQuestion[], plan: Split
   const rng = new Rng(plan.seed);
   const unseen = new Set(plan.unseenDbIds);
   const label = new Map<AcceptedQuestion, SplitName>();
-  for (const q of questions) if (unseen.has(q.dbId)) label.set(q, 'eval_unseen_db');
+  const validationUnseen = new Set(plan.validationUnseenDbIds ?? []);
+  for (const q of questions) {
+    if (unseen.has(q.dbId)) label.set(q, 'eval_unseen_db');
+    else if (validationUnseen.has(q.dbId)) label.set(q, 'validation_unseen_db');
+  }
 
-  const seenDbs = [...new Set(questions.filter((q) => !unseen.has(q.dbId)).map((q) => q.dbId))];
+  const seenDbs = [...new Set(questions.filter((q) => !label.has(q)).map((q) => q.dbId))];
   const candidates = new Map(seenDbs.map((db) => [db, rng.shuffle(questions.filter((q) => q.dbId === db && q.difficulty !== 'hard' && q.difficulty !== 'extra'))]));
   // Round-robin over databases so the smoke split touches every training database.
   for (let round = 0, taken = 0; taken < plan.smokeSize && round < questions.length; round++) {
@@ -51,6 +67,13 @@ export function assignSplits(questions: readonly AcceptedQuestion[], plan: Split
     const pool = rng.shuffle(questions.filter((q) => q.dbId === db && !label.has(q)));
     const evalCount = Math.round(pool.length * plan.evalFraction);
     pool.forEach((q, i) => label.set(q, i < evalCount ? 'eval' : 'train'));
+  }
+  // A separate stream: the splits above do not depend on whether validation exists.
+  const validationRng = new Rng(plan.seed ^ 0x5a17);
+  for (const db of seenDbs) {
+    const pool = validationRng.shuffle(questions.filter((q) => q.dbId === db && label.get(q) === 'train'));
+    const count = Math.round(pool.length * (plan.validationFraction ?? 0));
+    pool.slice(0, count).forEach((q) => label.set(q, 'validation'));
   }
   const out = new Map<SplitName, AcceptedQuestion[]>(SPLIT_NAMES.map((s) => [s, []]));
   for (const q of questions) out.get(label.get(q)!)!.push(q);

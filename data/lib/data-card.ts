@@ -29,7 +29,7 @@ export class DataCardError extends Error {
  *
  * @example
  * ```ts
- * cardSection(readFileSync('data/README.md', 'utf8'), 'stats'); // '12 databases, …'
+ * cardSection(readFileSync('data/README.md', 'utf8'), 'stats'); // '15 databases, …'
  * ```
  */
 export function cardSection(card: string, name: CardSection): string {

@@ -45,7 +45,7 @@ export interface DatasetStats {
  *
  * @example
  * ```ts
- * listSplits('data/bundled'); // ['train', 'eval', 'eval_unseen_db', 'smoke']
+ * listSplits('data/bundled'); // ['train', 'validation', 'validation_unseen_db', 'eval', 'eval_unseen_db', 'smoke']
  * ```
  */
 export function listSplits(root: string): string[] {

@@ -19,7 +19,7 @@ export interface SpiderQuestionEntry {
 }
 
 /** The split files every bundled build writes. */
-export const BUNDLED_SPLITS = ['train', 'eval', 'eval_unseen_db', 'smoke'] as const;
+export const BUNDLED_SPLITS = ['train', 'validation', 'validation_unseen_db', 'eval', 'eval_unseen_db', 'smoke'] as const;
 
 /** What `build-info.json` records about a bundled build, to tell whether a rebuild can be byte-identical. */
 export interface BuildInfo {

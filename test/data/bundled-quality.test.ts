@@ -155,6 +155,20 @@ describe('bundled dataset: splits', () => {
     expect(splits.get('eval')!.length).toBeGreaterThan(200);
   });
 
+  it('keeps validation apart from test: disjoint questions, its own unseen databases', () => {
+    const text = (s: string) => new Set(splits.get(s as 'train')!.map((q) => q.question));
+    const validation = text('validation');
+    for (const other of ['train', 'eval', 'eval_unseen_db', 'smoke']) {
+      for (const q of text(other)) expect(validation.has(q), `${other}: ${q}`).toBe(false);
+    }
+    const dbsOf = (s: string) => new Set(splits.get(s as 'train')!.map((q) => q.db_id));
+    const valUnseen = dbsOf('validation_unseen_db');
+    expect(valUnseen.size).toBe(3);
+    for (const s of ['train', 'validation', 'eval', 'eval_unseen_db', 'smoke']) for (const id of dbsOf(s)) expect(valUnseen.has(id), `${s}: ${id}`).toBe(false);
+    expect([...dbsOf('validation')].sort()).toEqual([...dbsOf('train')].sort());
+    expect(splits.get('validation')!.filter((q) => q.difficulty === 'easy').length).toBeGreaterThan(60);
+  });
+
   it('has a smoke split of about 30 questions', () => {
     expect(splits.get('smoke')!.length).toBe(30);
   });

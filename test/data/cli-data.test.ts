@@ -16,11 +16,12 @@ describe('sqlenv data stats', () => {
     const { out } = capture();
     expect(await run(['stats', '--dataset', 'bundled'])).toBe(0);
     const text = out.join('\n');
-    expect(text).toMatch(/^12 databases, \d+ questions, \d+ distinct SQL shapes/);
+    expect(text).toMatch(/^15 databases, \d+ questions, \d+ distinct SQL shapes/);
     expect(text).toMatch(/\| concerts \| 4 \| \d+ \|/);
     expect(text).toContain('| split | questions | databases | easy | medium | hard | extra |');
     expect(text).toMatch(/\| train \| \d+ \| 9 \|/);
     expect(text).toMatch(/\| eval_unseen_db \| \d+ \| 3 \|/);
+    expect(text).toMatch(/\| validation_unseen_db \| \d+ \| 3 \|/);
   });
 
   it('prints JSON with --json, restricted to the requested splits', async () => {

@@ -173,6 +173,19 @@ describe('assignSplits', () => {
     expect(smoke.every((x) => x.difficulty === 'easy')).toBe(true);
     expect(splits.get('eval')!.length).toBe(Math.round(46 * 0.2) * 3);
   });
+
+  it('carves validation from train and validation_unseen_db from its own databases, leaving the other splits unchanged', () => {
+    const plain = assignSplits(questions, { unseenDbIds: ['d'], evalFraction: 0.2, smokeSize: 12, seed: 3 });
+    const more = [...questions, ...Array.from({ length: 20 }, (_, i) => q('v', i, 'easy'))];
+    const splits = assignSplits(more, { unseenDbIds: ['d'], validationUnseenDbIds: ['v'], evalFraction: 0.2, validationFraction: 0.25, smokeSize: 12, seed: 3 });
+    for (const name of ['eval', 'eval_unseen_db', 'smoke'] as const) expect(splits.get(name)).toEqual(plain.get(name));
+    expect(splits.get('validation_unseen_db')!.map((x) => x.dbId)).toEqual(Array(20).fill('v'));
+    const train = new Set(plain.get('train'));
+    const validation = splits.get('validation')!;
+    expect(validation.every((x) => train.has(x))).toBe(true);
+    expect(validation.length + splits.get('train')!.length).toBe(plain.get('train')!.length);
+    for (const db of ['a', 'b', 'c']) expect(validation.filter((x) => x.dbId === db).length).toBe(Math.round(plain.get('train')!.filter((x) => x.dbId === db).length * 0.25));
+  });
 });
 
 describe('spiderTablesEntry', () => {

@@ -12,6 +12,7 @@ const commands: Record<string, { file: string; summary: string }> = {
   lm: { file: './lm.js', summary: 'language-model tools (logprobs, grad, generate)' },
   train: { file: './train.js', summary: 'GRPO / SFT training from a config file' },
   dashboard: { file: './dashboard.js', summary: 'serve a run directory\'s live dashboard' },
+  doctor: { file: './doctor.js', summary: 'runtime report for bug reports (versions, providers, threads, memory, GPU)' },
 };
 
 function usage(): string {

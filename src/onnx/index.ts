@@ -23,6 +23,7 @@ export { attention, causalMask, maskScores, maskValue, rope, ropeTables } from '
 export { encodeModel, liveNodes, DEFAULT_IR_VERSION, DEFAULT_OPSET, type EncodeOptions, type EncodedModel } from './proto/model.js';
 export { ProtoWriter } from './proto/writer.js';
 export { ProviderUnavailableError, SessionError } from './runtime/errors.js';
+export { diagnoseRuntime, formatDoctorReport, gpuEvidence, type DoctorReport, type ProviderReport, type GpuEvidence } from './runtime/doctor.js';
 export { selectProvider, probeProvider, providerHint, AUTO_ORDER, type ProviderName, type ProviderChoice, type ProviderSelection } from './runtime/providers.js';
 export { OnnxSession, type SessionOptions, type RunOptions, type SessionStats, type OptimizationLevel } from './runtime/session.js';
 export { Runtime, shapeBucket, type RuntimeOptions, type SessionRequest } from './runtime/runtime.js';

@@ -29,3 +29,4 @@ export * from './compute/engine.js';
 export * from './compute/scoring.js';
 export * from './compute/generate.js';
 export * from './compute/policy.js';
+export * from './compute/policy-trainer.js';

@@ -27,12 +27,13 @@ export { diagnoseRuntime, formatDoctorReport, gpuEvidence, type DoctorReport, ty
 export { selectProvider, probeProvider, providerHint, AUTO_ORDER, type ProviderName, type ProviderChoice, type ProviderSelection } from './runtime/providers.js';
 export { OnnxSession, type SessionOptions, type RunOptions, type SessionStats, type OptimizationLevel } from './runtime/session.js';
 export { Runtime, shapeBucket, type RuntimeOptions, type SessionRequest } from './runtime/runtime.js';
-export { hostTensor, toOrt, type HostTensor, type Feeds, type OrtTensor } from './runtime/host-tensor.js';
+export { hostTensor, toOrt, markResident, isResident, type HostTensor, type Feeds, type OrtTensor } from './runtime/host-tensor.js';
 export type { Optimizer, UpdateInputs, UpdateOutputs } from './optim/optimizer.js';
 export { adamw, type AdamWConfig } from './optim/adamw.js';
 export { sgd, type SgdConfig } from './optim/sgd.js';
 export { clipByGlobalNorm } from './optim/clip.js';
 export { adamwReferenceStep, sgdReferenceStep, clipReference } from './optim/reference.js';
+export { ResidentOptimizer, appendGradientAccumulation, accumulatorName, type ResidentParameterSpec, type ResidentStepReport, type ResidentOptimizerState } from './optim/resident-optimizer.js';
 export { TrainStep, buildTrainStep, nextName, type TrainStepSpec, type StepResult, type TrainStepLayout } from './optim/train-step.js';
 export { decoderLM, decoderBlock, blockParams, ropeConstants, initDecoderWeights, mlpHidden, type DecoderConfig, type DecoderModel, type BlockParams } from './models/decoder.js';
 export { WorkerSession, type WorkerSessionOptions } from './runtime/worker-session.js';

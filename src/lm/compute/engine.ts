@@ -1,8 +1,8 @@
 import type { LoraAdapter } from '../lora/adapter.js';
 import type { LoraConfig } from '../lora/config.js';
 import type { LanguageModel } from '../model/language-model.js';
-import { buildScoringGraph, buildStepGraph, type BuiltGraph, type GradientTarget } from '../graph/graphs.js';
-import { onnxTensor, Runtime, type OnnxHostTensor, type OnnxSession, type ProviderChoice } from '../graph/onnx.js';
+import { buildScoringGraph, buildStepGraph, GRAPH_IO, type BuiltGraph, type GradientTarget } from '../graph/graphs.js';
+import { onnxTensor, Runtime, type OnnxHostTensor, type OnnxSession, type OrtTensor, type ProviderChoice } from '../graph/onnx.js';
 import type { FloatTensor } from '../tensor.js';
 
 /** Options of {@link ModelEngine.create}. */
@@ -13,6 +13,18 @@ export interface EngineOptions {
   readonly provider?: ProviderChoice;
   /** Threads per op when the engine makes its own runtime. */
   readonly intraOpThreads?: number;
+}
+
+/**
+ * Which weights a run reads: the model's base weights, replaced by `overrides` (host tensors,
+ * e.g. full-tuning parameters kept outside a resident optimizer) and by `resident` (tensors
+ * already resident in the engine's runtime, e.g. a `ResidentOptimizer`'s parameters, by base or
+ * LoRA name), plus the adapter's matrices when the graph has LoRA inputs.
+ */
+export interface WeightSource {
+  readonly adapter?: LoraAdapter;
+  readonly overrides?: ReadonlyMap<string, FloatTensor>;
+  readonly resident?: ReadonlyMap<string, OrtTensor>;
 }
 
 /** A compiled graph and the list of weights it reads. */
@@ -32,17 +44,17 @@ export interface CompiledGraph {
  */
 export class ModelEngine {
   private readonly compiled = new Map<string, Promise<CompiledGraph>>();
-  private readonly baseFeeds: Readonly<Record<string, OnnxHostTensor>>;
+  /**
+   * Host weight buffers bound to the runtime, each once: on CPU a resident wrapper of the buffer
+   * (no copy; in-place writes are seen), on GPU providers a device copy.
+   */
+  private bound = new WeakMap<Float32Array, OrtTensor>();
 
   private constructor(
     readonly model: LanguageModel,
     readonly runtime: Runtime,
     private readonly ownsRuntime: boolean,
-  ) {
-    const feeds: Record<string, OnnxHostTensor> = {};
-    for (const [name, w] of model.weights) feeds[name] = asOnnx(w);
-    this.baseFeeds = feeds;
-  }
+  ) {}
 
   /** Creates an engine for `model`. */
   static async create(model: LanguageModel, options: EngineOptions = {}): Promise<ModelEngine> {
@@ -68,32 +80,68 @@ export class ModelEngine {
     return this.compile(`entropy-scoring:${gradients}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { gradients, entropy: true, ...(lora ? { lora } : {}) }));
   }
 
-  /** The prefill graph (no KV cache in, cache out). */
-  prefill(lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`prefill:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: false, ...(lora ? { lora } : {}) }));
+  /**
+   * The training graph: the scoring graph whose gradients are added to a `ResidentOptimizer`'s
+   * accumulators instead of being returned (see `buildScoringGraph`'s `accumulate`).
+   */
+  training(target: Exclude<GradientTarget, 'none'>, entropy: boolean, lora?: LoraConfig): Promise<CompiledGraph> {
+    return this.compile(`training:${target}:${entropy}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { gradients: target, entropy, accumulate: true, ...(lora ? { lora } : {}) }));
   }
 
-  /** The decode graph (KV cache in and out). */
+  /** The prefill graph (no KV cache in, cache out; the cache stays resident). */
+  prefill(lora?: LoraConfig): Promise<CompiledGraph> {
+    return this.compile(`prefill:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: false, ...(lora ? { lora } : {}) }), this.cacheOutputs());
+  }
+
+  /** The decode graph (KV cache in and out, resident between steps). */
   decode(lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`decode:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: true, ...(lora ? { lora } : {}) }));
+    return this.compile(`decode:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: true, ...(lora ? { lora } : {}) }), this.cacheOutputs());
   }
 
   /**
-   * Weight feeds of a compiled graph: base weights, overridden by `overrides` (e.g. parameters a
-   * trainer keeps elsewhere), plus the adapter's A/B matrices when the graph has LoRA inputs.
+   * Weight feeds of a compiled graph (see {@link WeightSource}). Every host buffer is bound to the
+   * runtime once and reused by later runs, so a run feeds no weight bytes: the weights cross to
+   * a GPU once per buffer (once per optimizer step for a trainer's parameters), not per run.
    */
-  weightFeeds(built: BuiltGraph, adapter?: LoraAdapter, overrides?: ReadonlyMap<string, FloatTensor>): Record<string, OnnxHostTensor> {
-    const feeds: Record<string, OnnxHostTensor> = {};
+  async weightFeeds(built: BuiltGraph, source: WeightSource = {}): Promise<Record<string, OrtTensor>> {
+    const feeds: Record<string, OrtTensor> = {};
+    const unbound: Record<string, OnnxHostTensor> = {};
+    const host = (name: string, t: FloatTensor): void => {
+      const b = this.bound.get(t.data);
+      if (b) feeds[name] = b;
+      else unbound[name] = asOnnx(t);
+    };
     for (const name of built.baseInputs) {
-      const override = overrides?.get(name);
-      feeds[name] = override ? asOnnx(override) : this.baseFeeds[name]!;
+      const resident = source.resident?.get(name);
+      if (resident) feeds[name] = resident;
+      else host(name, source.overrides?.get(name) ?? this.model.weight(name));
     }
     for (const name of built.loraInputs) {
-      const w = adapter?.weights.get(name);
+      const resident = source.resident?.get(name);
+      if (resident) {
+        feeds[name] = resident;
+        continue;
+      }
+      const w = source.adapter?.weights.get(name);
       if (!w) throw new Error(`the graph expects LoRA weight "${name}" but no matching adapter was given`);
-      feeds[name] = asOnnx(w);
+      host(name, w);
+    }
+    if (Object.keys(unbound).length > 0) {
+      const uploaded = await this.runtime.upload(unbound);
+      for (const [name, t] of Object.entries(uploaded)) {
+        this.bound.set(unbound[name]!.data as Float32Array, t);
+        feeds[name] = t;
+      }
     }
     return feeds;
+  }
+
+  /**
+   * Forget the bound copies of host weights. Needed on GPU providers after host weight buffers
+   * were written in place (on CPU the bound tensors read the buffers themselves).
+   */
+  rebind(): void {
+    this.bound = new WeakMap();
   }
 
   /** Releases the runtime and its sessions if the engine created it; a borrowed runtime stays open. */
@@ -103,12 +151,16 @@ export class ModelEngine {
     if (this.ownsRuntime) await this.runtime.close();
   }
 
-  private compile(key: string, build: () => BuiltGraph): Promise<CompiledGraph> {
+  private cacheOutputs(): string[] {
+    return Array.from({ length: this.model.config.numLayers }, (_, l) => [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]).flat();
+  }
+
+  private compile(key: string, build: () => BuiltGraph, keepOnDevice?: readonly string[]): Promise<CompiledGraph> {
     let entry = this.compiled.get(key);
     if (!entry) {
       entry = (async () => {
         const built = build();
-        const session = await this.runtime.session(built.graph, { key: `${this.model.dir}|${key}` });
+        const session = await this.runtime.session(built.graph, { key: `${this.model.dir}|${key}`, ...(keepOnDevice ? { keepOnDevice } : {}) });
         return { session, built };
       })();
       this.compiled.set(key, entry);

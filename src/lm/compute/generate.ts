@@ -1,14 +1,12 @@
 import { Rng } from '../../gym/rng.js';
-import type { LoraAdapter } from '../lora/adapter.js';
-import type { FloatTensor } from '../tensor.js';
 import { GRAPH_IO } from '../graph/graphs.js';
 import { onnxTensor, type OnnxHostTensor, type OrtTensor } from '../graph/onnx.js';
 import { attentionBias, checkTokenIds, packLeft, positionsFromMask, type RopeCache } from './batch.js';
-import type { ModelEngine } from './engine.js';
+import type { ModelEngine, WeightSource } from './engine.js';
 import { logSoftmax, sampleToken, type SamplingOptions } from './sampling.js';
 
 /** Options of text generation. */
-export interface GenerateOptions extends SamplingOptions {
+export interface GenerateOptions extends SamplingOptions, WeightSource {
   /** Most new tokens per prompt (default 256). */
   readonly maxTokens?: number;
   /** Seed of sampling (default 0); the same seed gives the same text. */
@@ -17,10 +15,6 @@ export interface GenerateOptions extends SamplingOptions {
   readonly stopTokenIds?: readonly number[];
   /** Strings that end a completion; the text is cut before them. */
   readonly stopStrings?: readonly string[];
-  /** Run the adapter (unmerged) on top of the base weights. */
-  readonly adapter?: LoraAdapter;
-  /** Replace base weights (e.g. the trainer's current full-fine-tuning parameters). */
-  readonly overrides?: ReadonlyMap<string, FloatTensor>;
   /**
    * Reuse keys/values of earlier positions (default true). `false` reruns the whole sequence
    * every step: slower, the same tokens; kept for checking the cache.
@@ -96,7 +90,7 @@ export async function generateTokens(
   const useCache = options.kvCache ?? true;
   const prefill = await engine.prefill(lora);
   const decode = useCache ? await engine.decode(lora) : undefined;
-  const weightFeeds = engine.weightFeeds(prefill.built, options.adapter, options.overrides);
+  const weightFeeds = await engine.weightFeeds(prefill.built, options);
 
   const packed = packLeft(rows.map((r) => r.prompt), padId);
   let length = packed.length;
@@ -114,6 +108,7 @@ export async function generateTokens(
       [GRAPH_IO.attentionBias]: onnxTensor('float32', [B, 1, length, length], attentionBias(mask, B, length, 0)),
       ...weightFeeds,
     });
+    releaseCache(cache);
     cache = out;
     return out[GRAPH_IO.logits]!.data as Float32Array;
   };
@@ -184,9 +179,11 @@ export async function generateTokens(
       feeds[GRAPH_IO.pastValue(l)] = cache![GRAPH_IO.presentValue(l)]!;
     }
     const out = await decode.session.run(feeds);
+    releaseCache(cache);
     cache = out;
     logits = out[GRAPH_IO.logits]!.data as Float32Array;
   }
+  releaseCache(cache);
   options.onTimings?.({ prefillMs, decodeMs: performance.now() - started - prefillMs, decodeSteps });
   return rows.map((row) => ({
     promptTokenIds: row.prompt,
@@ -195,6 +192,11 @@ export async function generateTokens(
     logprobs: row.logprobs,
     finishReason: row.finish ?? 'length',
   }));
+}
+
+/** Free a replaced KV cache held in device memory (host tensors are left to the garbage collector). */
+function releaseCache(cache: Record<string, OrtTensor> | undefined): void {
+  for (const t of Object.values(cache ?? {})) if (t.location === 'gpu-buffer') t.dispose();
 }
 
 function firstStop(text: string, stops: readonly string[]): number {

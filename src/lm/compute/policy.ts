@@ -4,6 +4,8 @@ import { floatTensor, type FloatTensor } from '../tensor.js';
 import { RopeCache } from './batch.js';
 import { ModelEngine, type EngineOptions } from './engine.js';
 import { generateTokens, type GenerateOptions, type Generation } from './generate.js';
+import { ResidentOptimizer, adamw, type AdamWConfig, type OrtTensor } from '../graph/onnx.js';
+import { PolicyTrainer } from './policy-trainer.js';
 import { gradSequences, scoreSequences, type GradientResult, type ScoreResult } from './scoring.js';
 
 /** What a policy trains. */
@@ -38,6 +40,7 @@ export type Prompt = string | readonly number[];
  */
 export class Policy {
   private readonly rope: RopeCache;
+  private trainer: PolicyTrainer | undefined;
 
   private constructor(
     readonly model: LanguageModel,
@@ -62,7 +65,10 @@ export class Policy {
 
   /**
    * The parameters `backward` differentiates, by name (PEFT names for LoRA, HF names for full
-   * tuning). Optimisers update these arrays in place; the next call sees the new values.
+   * tuning). Without a trainer, writes into these arrays are seen by the next call (call
+   * `weightsChanged()` after writing on a GPU provider). With a {@link createTrainer} trainer
+   * the values live in the trainer: on CPU these views follow its steps; on GPU providers read
+   * them with `trainer.readParameters()`.
    */
   trainableParameters(): Map<string, FloatTensor> {
     if (this.train === 'none') return new Map();
@@ -108,16 +114,45 @@ export class Policy {
     return generateTokens(this.engine, this.rope, ids, { ...this.computeOptions(false), ...options });
   }
 
-  /** Releases the policy's sessions. */
+  /**
+   * The policy's training path: AdamW (with `config`'s hyper-parameters) over the trainable
+   * parameters, resident in the runtime with its moments and gradient accumulators (see
+   * {@link PolicyTrainer}). From now on generation and scoring read the trainer's parameters.
+   * Creating a trainer closes the previous one (fresh moments).
+   *
+   * @example
+   * const trainer = await policy.createTrainer({ beta1: 0.9, beta2: 0.999, weightDecay: 0 });
+   */
+  async createTrainer(config: AdamWConfig = {}): Promise<PolicyTrainer> {
+    if (this.train === 'none') throw new RangeError("this policy was created with train: 'none'; create it with train 'lora' or 'full' to train it");
+    await this.trainer?.close();
+    const views = this.trainableParameters();
+    const specs = [...views].map(([name, t]) => ({ name, dims: t.shape, data: t.data }));
+    const optimizer = await ResidentOptimizer.create(this.engine.runtime, specs, adamw(config));
+    const trainer = new PolicyTrainer(this.engine, this.rope, this.train === 'lora' ? 'lora' : 'base', this.adapter, views, optimizer, () => {
+      if (this.trainer === trainer) this.trainer = undefined;
+    });
+    this.trainer = trainer;
+    return trainer;
+  }
+
+  /** Say that host weight buffers were written in place (needed on GPU providers, where weights are bound once per buffer). */
+  weightsChanged(): void {
+    this.engine.rebind();
+  }
+
+  /** Releases the policy's trainer and sessions. */
   async close(): Promise<void> {
+    await this.trainer?.close();
     await this.engine.close();
   }
 
-  private computeOptions(reference: boolean): { adapter?: LoraAdapter; overrides?: ReadonlyMap<string, FloatTensor> } {
+  private computeOptions(reference: boolean): { adapter?: LoraAdapter; overrides?: ReadonlyMap<string, FloatTensor>; resident?: ReadonlyMap<string, OrtTensor> } {
     if (reference) return {};
     return {
       ...(this.adapter ? { adapter: this.adapter } : {}),
       ...(this.fullParameters ? { overrides: this.fullParameters } : {}),
+      ...(this.trainer ? { resident: this.trainer.resident() } : {}),
     };
   }
 }

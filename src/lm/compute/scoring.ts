@@ -1,9 +1,9 @@
 import type { LoraAdapter } from '../lora/adapter.js';
 import type { FloatTensor } from '../tensor.js';
 import { GRAPH_IO, type GradientTarget } from '../graph/graphs.js';
-import { onnxTensor, type OnnxHostTensor } from '../graph/onnx.js';
+import { accumulatorName, nextName, onnxTensor, type OnnxHostTensor, type ResidentOptimizer } from '../graph/onnx.js';
 import { attentionBias, checkTokenIds, packLeft, positionsFromMask, type RopeCache } from './batch.js';
-import type { ModelEngine } from './engine.js';
+import type { ModelEngine, WeightSource } from './engine.js';
 
 /** Scores of one batch: per sequence, log p(ids[t+1] | ids[..t]) for t = 0..n−2. */
 export interface ScoreResult {
@@ -64,13 +64,13 @@ export async function scoreSequences(
   engine: ModelEngine,
   rope: RopeCache,
   sequences: readonly (readonly number[])[],
-  options: { adapter?: LoraAdapter; overrides?: ReadonlyMap<string, FloatTensor>; entropy?: boolean } = {},
+  options: WeightSource & { entropy?: boolean } = {},
 ): Promise<ScoreResult> {
   const entropy = options.entropy ?? false;
   const { session, built } = await (entropy ? engine.entropyScoring('none', options.adapter?.config) : engine.scoring('none', options.adapter?.config));
   const { feeds, padding, length } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize);
   const outputs = entropy ? [GRAPH_IO.logprobs, GRAPH_IO.entropy] : [GRAPH_IO.logprobs];
-  const out = await session.run({ ...feeds, ...engine.weightFeeds(built, options.adapter, options.overrides) }, { outputs });
+  const out = await session.run({ ...feeds, ...(await engine.weightFeeds(built, options)) }, { outputs });
   return {
     logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, length),
     ...(entropy ? { entropies: unpack(out[GRAPH_IO.entropy]!.data as Float32Array, sequences, padding, length) } : {}),
@@ -89,6 +89,15 @@ function packWeights(name: string, sequences: readonly (readonly number[])[], we
   return packed;
 }
 
+/** Scoring feeds plus the packed token (and entropy) weights of a gradient run. */
+function weightedFeeds(engine: ModelEngine, rope: RopeCache, sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], entropyWeights: readonly ArrayLike<number>[] | undefined): { feeds: Record<string, OnnxHostTensor>; padding: readonly number[]; length: number } {
+  if (weights.length !== sequences.length) throw new RangeError(`got ${weights.length} weight rows for ${sequences.length} sequences`);
+  const { feeds, padding, length: T } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize);
+  feeds[GRAPH_IO.tokenWeights] = onnxTensor('float32', [sequences.length, T], packWeights('weights', sequences, weights, padding, T));
+  if (entropyWeights) feeds[GRAPH_IO.entropyWeights] = onnxTensor('float32', [sequences.length, T], packWeights('entropy weights', sequences, entropyWeights, padding, T));
+  return { feeds, padding, length: T };
+}
+
 /**
  * Log-probabilities and the gradient of `Σ weights · logprobs` with respect to the base
  * weights (`target: 'base'`) or the adapter (`'lora'`). `weights[b]` has one entry per scored
@@ -104,20 +113,14 @@ export async function gradSequences(
   rope: RopeCache,
   sequences: readonly (readonly number[])[],
   weights: readonly ArrayLike<number>[],
-  options: { target: Exclude<GradientTarget, 'none'>; adapter?: LoraAdapter; overrides?: ReadonlyMap<string, FloatTensor>; entropyWeights?: readonly ArrayLike<number>[] },
+  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[] },
 ): Promise<GradientResult> {
   if (weights.length !== sequences.length) throw new RangeError(`got ${weights.length} weight rows for ${sequences.length} sequences`);
   if (options.target === 'lora' && !options.adapter) throw new RangeError("target 'lora' needs an adapter");
   const withEntropy = options.entropyWeights !== undefined;
   const { session, built } = await (withEntropy ? engine.entropyScoring(options.target, options.adapter?.config) : engine.scoring(options.target, options.adapter?.config));
-  const { feeds, padding, length: T } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize);
-  const tokenWeights = packWeights('weights', sequences, weights, padding, T);
-  const out = await session.run({
-    ...feeds,
-    [GRAPH_IO.tokenWeights]: onnxTensor('float32', [sequences.length, T], tokenWeights),
-    ...(withEntropy ? { [GRAPH_IO.entropyWeights]: onnxTensor('float32', [sequences.length, T], packWeights('entropy weights', sequences, options.entropyWeights!, padding, T)) } : {}),
-    ...engine.weightFeeds(built, options.adapter, options.overrides),
-  });
+  const { feeds, padding, length: T } = weightedFeeds(engine, rope, sequences, weights, options.entropyWeights);
+  const out = await session.run({ ...feeds, ...(await engine.weightFeeds(built, options)) });
   const gradients = new Map<string, FloatTensor>();
   for (const name of built.gradientOf) {
     const source = options.target === 'lora' ? options.adapter!.weights.get(name)! : (options.overrides?.get(name) ?? engine.model.weight(name));
@@ -129,4 +132,36 @@ export async function gradSequences(
     objective: (out[GRAPH_IO.objective]!.data as Float32Array)[0]!,
     gradients,
   };
+}
+
+/**
+ * Adds the gradient of `Σ weights · logprobs` (+ `Σ entropyWeights · entropies`) with respect
+ * to the base weights or the adapter to `optimizer`'s resident accumulators — the training
+ * path: the gradients never leave the session; `optimizer.step` then clips and updates. The
+ * trained parameters are read from `optimizer` (resident), the rest from `options`.
+ *
+ * @example
+ * await accumulateGradients(engine, rope, [[1, 2, 3]], [[-1, -1]], optimizer, { target: 'base' });
+ * await optimizer.step(1e-3, 1);
+ */
+export async function accumulateGradients(
+  engine: ModelEngine,
+  rope: RopeCache,
+  sequences: readonly (readonly number[])[],
+  weights: readonly ArrayLike<number>[],
+  optimizer: ResidentOptimizer,
+  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[] },
+): Promise<{ objective: number }> {
+  if (options.target === 'lora' && !options.adapter) throw new RangeError("target 'lora' needs an adapter");
+  const { session, built } = await engine.training(options.target, options.entropyWeights !== undefined, options.adapter?.config);
+  const { feeds } = weightedFeeds(engine, rope, sequences, weights, options.entropyWeights);
+  const resident = new Map(optimizer.names.map((n) => [n, optimizer.parameter(n)] as const));
+  const accumulation = optimizer.accumulation();
+  const outputs = [GRAPH_IO.objective, ...built.gradientOf.map((n) => nextName(accumulatorName(n)))];
+  const out = await session.run(
+    { ...feeds, ...accumulation.feeds, ...(await engine.weightFeeds(built, { ...options, resident })) },
+    { outputs, ...(accumulation.into ? { into: accumulation.into } : {}) },
+  );
+  optimizer.accumulated(out);
+  return { objective: (out[GRAPH_IO.objective]!.data as Float32Array)[0]! };
 }

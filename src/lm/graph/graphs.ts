@@ -4,7 +4,7 @@ import type { ModelConfig } from '../model/config.js';
 import { modelParameters, projectionShape, type ProjectionName } from '../model/parameters.js';
 import { buildDecoder, lmHead, type DecoderWeights, type LayerCache } from './decoder.js';
 import type { LoraTensors } from './layers.js';
-import { Graph, grad, logProbsAndEntropy, tokenLogProbs, type Tensor } from './onnx.js';
+import { Graph, appendGradientAccumulation, grad, logProbsAndEntropy, tokenLogProbs, type Tensor } from './onnx.js';
 
 /** Names of the non-weight inputs and outputs of the graphs, shared with the host code feeding them. */
 export const GRAPH_IO = {
@@ -83,11 +83,14 @@ function declareWeights(g: Graph, config: ModelConfig, lora: LoraConfig | undefi
  * With `entropy: true` it also outputs `entropy` [B, T], the entropy of each position's full
  * next-token distribution, and (with gradients) takes `entropy_weights` [B, T]: the objective
  * becomes `Σ token_weights · logprobs + Σ entropy_weights · entropy` (an entropy bonus).
+ * With `accumulate: true` the gradients are not outputs of their own: each is added to a resident
+ * accumulator (`gradacc.<name>` in, `gradacc.<name>.next` out; see `ResidentOptimizer`), which is
+ * how the trainer sums micro-batches without the gradients leaving the session.
  *
  * @example
  * const built = buildScoringGraph(cfg, { gradients: 'base' });
  */
-export function buildScoringGraph(config: ModelConfig, options: { lora?: LoraConfig; gradients?: GradientTarget; entropy?: boolean } = {}): BuiltGraph {
+export function buildScoringGraph(config: ModelConfig, options: { lora?: LoraConfig; gradients?: GradientTarget; entropy?: boolean; accumulate?: boolean } = {}): BuiltGraph {
   const gradients = options.gradients ?? 'none';
   const g = new Graph(`${config.arch}_scoring${options.entropy ? '_entropy' : ''}`);
   const inputIds = g.input(GRAPH_IO.inputIds, 'int64', ['batch', 'seq']);
@@ -120,7 +123,8 @@ export function buildScoringGraph(config: ModelConfig, options: { lora?: LoraCon
       g.output(logprobs.mul(tokenWeights).sum(), GRAPH_IO.objective);
       grads = grad(logprobs, params, { seed: tokenWeights });
     }
-    gradientOf.forEach((name, i) => g.output(grads.get(params[i]!)!, GRAPH_IO.gradOf(name)));
+    if (options.accumulate) appendGradientAccumulation(g, gradientOf.map((name, i) => [name, grads.get(params[i]!)!] as const));
+    else gradientOf.forEach((name, i) => g.output(grads.get(params[i]!)!, GRAPH_IO.gradOf(name)));
   }
   return { graph: g, baseInputs: base, loraInputs: loraNames, gradientOf };
 }

@@ -13,6 +13,12 @@ export {
   tokenLogProbs,
   logProbsAndEntropy,
   Runtime,
+  ResidentOptimizer,
+  appendGradientAccumulation,
+  accumulatorName,
+  nextName,
+  adamw,
+  markResident,
   hostTensor as onnxTensor,
 } from '../../onnx/index.js';
 export type {
@@ -24,4 +30,8 @@ export type {
   Feeds,
   HostTensor as OnnxHostTensor,
   OrtTensor,
+  Optimizer,
+  AdamWConfig,
+  ResidentStepReport,
+  ResidentOptimizerState,
 } from '../../onnx/index.js';

@@ -11,7 +11,7 @@ import { GraphError } from '../graph/errors.js';
 import type { Graph } from '../graph/graph.js';
 import { isStatic } from '../graph/shape.js';
 import type { Tensor } from '../graph/tensor.js';
-import type { Feeds, OrtTensor } from '../runtime/host-tensor.js';
+import { markResident, type Feeds, type OrtTensor } from '../runtime/host-tensor.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { OnnxSession } from '../runtime/session.js';
 import { clipByGlobalNorm } from './clip.js';
@@ -132,7 +132,8 @@ export class TrainStep {
     const tensors = (fill: boolean) =>
       new Map(layout.stateNames.map((k) => {
         const { dims, data } = layout.initial[k]!;
-        return [k, new ort.Tensor(layout.dtype, (fill ? data.slice() : data.slice().fill(0 as never)) as Float32Array, dims)] as const;
+        const t = new ort.Tensor(layout.dtype, (fill ? data.slice() : data.slice().fill(0 as never)) as Float32Array, dims);
+        return [k, this.onDevice ? t : markResident(t)] as const;
       }));
     this.state = tensors(true);
     // CPU: a second buffer set to write the next state into, swapped after every step.

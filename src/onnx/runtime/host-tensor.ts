@@ -35,6 +35,31 @@ export function toOrt(t: HostTensor | OrtTensor): OrtTensor {
   return new ort.Tensor(t.type, t.data, t.dims);
 }
 
+/** Tensors marked by {@link markResident}. */
+const residentTensors = new WeakSet<OrtTensor>();
+
+/**
+ * Mark a host tensor as resident: memory a runtime keeps bound between runs (weights bound once
+ * per optimizer step, a KV cache fed back, optimizer state) rather than data fed anew. On the CPU
+ * provider such a tensor is read in place; on GPU providers its counterpart is a `gpu-buffer`
+ * tensor. Session stats count it under `residentFeeds`, not `feedBytes`. Returns `t`.
+ *
+ * @example
+ * ```ts
+ * const w = markResident(new ort.Tensor('float32', weights, [64, 64]));
+ * ```
+ */
+export function markResident<T extends OrtTensor>(t: T): T {
+  residentTensors.add(t);
+  return t;
+}
+
+/** Whether feeding `t` moves no data: a device tensor, or a host tensor marked {@link markResident}. */
+export function isResident(t: HostTensor | OrtTensor): boolean {
+  if (!(t instanceof ort.Tensor)) return false;
+  return (t.location !== 'cpu' && t.location !== 'cpu-pinned') || residentTensors.has(t);
+}
+
 /** Bytes held by a tensor's host data. */
 export function byteSize(t: HostTensor | OrtTensor): number {
   if (t instanceof ort.Tensor && t.location !== 'cpu' && t.location !== 'cpu-pinned') return 0;

@@ -4,11 +4,12 @@
  * a shape bucket again reuses the compiled session.
  */
 import { createHash } from 'node:crypto';
-import type { Graph } from '../graph/graph.js';
+import { Graph } from '../graph/graph.js';
 import { encodeModel, type EncodeOptions, type EncodedModel } from '../proto/model.js';
 import { selectProvider, type ProviderChoice, type ProviderName, type ProviderSelection } from './providers.js';
 import { OnnxSession, type OptimizationLevel } from './session.js';
 import { SessionError } from './errors.js';
+import { markResident, toOrt, type HostTensor, type OrtTensor } from './host-tensor.js';
 
 /** Options of {@link Runtime.create}. */
 export interface RuntimeOptions {
@@ -95,6 +96,35 @@ export class Runtime {
     this.cache.set(key, created);
     created.catch(() => this.cache.delete(key));
     return created;
+  }
+
+  /**
+   * Make host tensors resident for feeding any session of this runtime, once (e.g. weights, once
+   * per optimizer step). CPU: the host buffers are wrapped in place (no copy; later in-place writes
+   * are seen) and marked resident. GPU providers: one run of an identity graph copies them to
+   * device memory (`gpu-buffer` outputs); later writes to the host buffers are not seen.
+   *
+   * @example
+   * ```ts
+   * const { w } = await rt.upload({ w: hostTensor('float32', [64, 64], weights) });
+   * await session.run({ x, w }); // w is fed without a copy
+   * ```
+   */
+  async upload(tensors: Readonly<Record<string, HostTensor>>): Promise<Record<string, OrtTensor>> {
+    const names = Object.keys(tensors);
+    if (this.provider === 'cpu' || names.length === 0) {
+      return Object.fromEntries(names.map((n) => [n, markResident(toOrt(tensors[n]!))]));
+    }
+    const signature = names.map((n) => `${n}:${tensors[n]!.type}[${tensors[n]!.dims.join(',')}]`).join(';');
+    const key = `upload|${createHash('sha256').update(signature).digest('hex')}`;
+    const build = (): Graph => {
+      const g = new Graph('upload');
+      names.forEach((n, i) => g.output(g.input(`in${i}`, tensors[n]!.type, tensors[n]!.dims), `out${i}`));
+      return g;
+    };
+    const session = await this.session(build, { key, keepOnDevice: names.map((_, i) => `out${i}`) });
+    const out = await session.run(Object.fromEntries(names.map((n, i) => [`in${i}`, tensors[n]!])));
+    return Object.fromEntries(names.map((n, i) => [n, out[`out${i}`]!]));
   }
 
   /** Release every session (idempotent). */

@@ -8,7 +8,7 @@ import ort from 'onnxruntime-node';
 import type { Graph } from '../graph/graph.js';
 import { encodeModel, type EncodeOptions, type EncodedModel } from '../proto/model.js';
 import { SessionError } from './errors.js';
-import { byteSize, toOrt, type Feeds, type OrtTensor } from './host-tensor.js';
+import { byteSize, isResident, markResident, toOrt, type Feeds, type OrtTensor } from './host-tensor.js';
 import type { ProviderName } from './providers.js';
 
 /** onnxruntime graph optimisation levels. float64 graphs need `'basic'` (see docs/onnx.md). */
@@ -22,7 +22,10 @@ export interface SessionOptions {
   readonly optimization?: OptimizationLevel;
   /** Threads for one op (default: onnxruntime's choice, all cores). */
   readonly intraOpThreads?: number;
-  /** Outputs to leave in device memory on GPU providers (fed back as inputs without a copy). */
+  /**
+   * Outputs to keep resident: in device memory on GPU providers (`gpu-buffer`, fed back as inputs
+   * without a copy); on CPU they are host tensors marked resident (see `markResident`).
+   */
   readonly keepOnDevice?: readonly string[];
   /** Model encoding options when a Graph is given. */
   readonly encode?: EncodeOptions;
@@ -36,12 +39,19 @@ export interface RunOptions {
   readonly into?: Readonly<Record<string, OrtTensor>>;
 }
 
-/** Counters of a session: runs, time in `run`, bytes fed from and fetched to host memory. */
+/**
+ * Counters of a session: runs, time in `run`, and traffic. `feedBytes` / `fetchBytes` count host
+ * data fed anew and outputs returned to the host — what would cross the bus on a GPU provider;
+ * resident tensors (device tensors, weights bound once, a KV cache fed back, outputs kept
+ * resident) are counted in `residentFeeds` / `residentFetches` instead, as tensors, not bytes.
+ */
 export interface SessionStats {
   runs: number;
   runMs: number;
   feedBytes: number;
   fetchBytes: number;
+  residentFeeds: number;
+  residentFetches: number;
 }
 
 /**
@@ -56,16 +66,20 @@ export interface SessionStats {
  */
 export class OnnxSession {
   /** Counters since creation. */
-  readonly stats: SessionStats = { runs: 0, runMs: 0, feedBytes: 0, fetchBytes: 0 };
+  readonly stats: SessionStats = { runs: 0, runMs: 0, feedBytes: 0, fetchBytes: 0, residentFeeds: 0, residentFetches: 0 };
   private closed = false;
+  private readonly kept: ReadonlySet<string>;
 
   private constructor(
     private readonly session: ort.InferenceSession,
     /** The provider this session runs on. */
     readonly provider: ProviderName,
+    keepOnDevice: readonly string[] | undefined,
     /** A private directory holding the model and its external data, removed on close. */
     private readonly scratchDir?: string,
-  ) {}
+  ) {
+    this.kept = new Set(keepOnDevice ?? []);
+  }
 
   /**
    * Compile a graph, ONNX bytes, an encoded model with its external-data blob, or a path to an
@@ -83,9 +97,10 @@ export class OnnxSession {
         : {}),
     };
     const encoded: Uint8Array | string | EncodedModel = typeof model === 'string' || model instanceof Uint8Array || isEncoded(model) ? model : encodeModel(model, opts.encode);
-    if (typeof encoded === 'string') return new OnnxSession(await ort.InferenceSession.create(encoded, options), provider);
-    if (encoded instanceof Uint8Array) return new OnnxSession(await ort.InferenceSession.create(encoded, options), provider);
-    if (!encoded.externalData) return new OnnxSession(await ort.InferenceSession.create(encoded.model, options), provider);
+    const keep = opts.keepOnDevice;
+    if (typeof encoded === 'string') return new OnnxSession(await ort.InferenceSession.create(encoded, options), provider, keep);
+    if (encoded instanceof Uint8Array) return new OnnxSession(await ort.InferenceSession.create(encoded, options), provider, keep);
+    if (!encoded.externalData) return new OnnxSession(await ort.InferenceSession.create(encoded.model, options), provider, keep);
     // onnxruntime-node reads external data only from files next to a model loaded by path (it has
     // no in-memory external-data option), so both go to a private directory for the session's life.
     const location = opts.encode?.externalData?.location;
@@ -94,7 +109,7 @@ export class OnnxSession {
     try {
       await writeFile(join(dir, basename(location)), encoded.externalData);
       await writeFile(join(dir, 'model.onnx'), encoded.model);
-      return new OnnxSession(await ort.InferenceSession.create(join(dir, 'model.onnx'), options), provider, dir);
+      return new OnnxSession(await ort.InferenceSession.create(join(dir, 'model.onnx'), options), provider, keep, dir);
     } catch (e) {
       await rm(dir, { recursive: true, force: true });
       throw e;
@@ -118,7 +133,8 @@ export class OnnxSession {
     for (const name of this.inputNames) {
       const t = feeds[name]!;
       ortFeeds[name] = toOrt(t);
-      this.stats.feedBytes += byteSize(t);
+      if (isResident(t)) this.stats.residentFeeds++;
+      else this.stats.feedBytes += byteSize(t);
     }
     const names = opts.outputs ?? this.outputNames;
     const fetches: Record<string, OrtTensor | null> = {};
@@ -127,7 +143,14 @@ export class OnnxSession {
     const result = await this.session.run(ortFeeds, fetches);
     this.stats.runMs += performance.now() - t0;
     this.stats.runs++;
-    for (const n of names) this.stats.fetchBytes += byteSize(result[n]!);
+    for (const n of names) {
+      const t = result[n]!;
+      if (this.kept.has(n) || opts.into?.[n]) {
+        // Kept outputs (and preallocated ones, which the caller feeds back) stay where they are.
+        markResident(t);
+        this.stats.residentFetches++;
+      } else this.stats.fetchBytes += byteSize(t);
+    }
     return result;
   }
 

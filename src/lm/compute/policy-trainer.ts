@@ -1,0 +1,123 @@
+import type { LoraAdapter } from '../lora/adapter.js';
+import type { GradientTarget } from '../graph/graphs.js';
+import type { OrtTensor, ResidentOptimizer, ResidentOptimizerState, ResidentStepReport } from '../graph/onnx.js';
+import type { FloatTensor } from '../tensor.js';
+import type { RopeCache } from './batch.js';
+import type { ModelEngine } from './engine.js';
+import { accumulateGradients } from './scoring.js';
+
+/**
+ * The one training path of a {@link Policy}: gradients of `Σ w·log p` (+ an entropy term) are
+ * summed into resident accumulators micro-batch by micro-batch, and `step` clips by global norm,
+ * guards against non-finite gradients and applies the update rule (AdamW) — all as ONNX graphs,
+ * with parameters, moments and accumulators resident in the runtime between steps. The policy's
+ * generation and scoring read the same resident parameters, so after a step nothing is copied:
+ * on CPU the policy's parameter views point at the new buffers; on GPU providers the device
+ * tensors are fed as they are and host copies are made only by {@link readParameters}.
+ *
+ * Made by `Policy.createTrainer`; one per policy at a time.
+ *
+ * @example
+ * const trainer = await policy.createTrainer({ weightDecay: 0 });
+ * await trainer.accumulate([[1, 2, 3]], [[-1, -1]]);
+ * const { gradNorm } = await trainer.step(1e-3, 1);
+ */
+export class PolicyTrainer {
+  private closed = false;
+
+  /** @internal Use `Policy.createTrainer`. */
+  constructor(
+    private readonly engine: ModelEngine,
+    private readonly rope: RopeCache,
+    private readonly target: Exclude<GradientTarget, 'none'>,
+    private readonly adapter: LoraAdapter | undefined,
+    /** The policy's host views of the trained parameters, re-pointed after each CPU step. */
+    private readonly views: Map<string, FloatTensor>,
+    private readonly optimizer: ResidentOptimizer,
+    private readonly onClose: () => void,
+  ) {}
+
+  /** Updates applied so far. */
+  get stepCount(): number { return this.optimizer.stepCount; }
+
+  /** The resident tensors of the trained parameters, by name (what the policy's runs feed). */
+  resident(): ReadonlyMap<string, OrtTensor> {
+    return new Map(this.optimizer.names.map((n) => [n, this.optimizer.parameter(n)] as const));
+  }
+
+  /**
+   * Add the gradient of `Σ weights · logprobs` (+ `Σ entropyWeights · entropies`) over
+   * `sequences` to the accumulators (layout as `Policy.backward`). Returns the objective.
+   */
+  async accumulate(sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], options: { entropyWeights?: readonly ArrayLike<number>[] } = {}): Promise<{ objective: number }> {
+    this.check();
+    return accumulateGradients(this.engine, this.rope, sequences, weights, this.optimizer, {
+      target: this.target,
+      ...(this.adapter ? { adapter: this.adapter } : {}),
+      ...(options.entropyWeights ? { entropyWeights: options.entropyWeights } : {}),
+    });
+  }
+
+  /** Discard accumulated gradients. */
+  zeroGrad(): void {
+    this.check();
+    this.optimizer.zeroGrad();
+  }
+
+  /**
+   * Clip to global norm `maxGradNorm` (≤ 0: off), apply one update at learning rate `lr`, zero
+   * the accumulators. A non-finite gradient skips the update and is named in `nonFinite`.
+   */
+  async step(lr: number, maxGradNorm: number): Promise<ResidentStepReport> {
+    this.check();
+    const report = await this.optimizer.step(lr, maxGradNorm);
+    await this.syncViews();
+    return report;
+  }
+
+  /** Host copies of the trained parameters. */
+  async readParameters(): Promise<Map<string, FloatTensor>> {
+    const out = new Map<string, FloatTensor>();
+    for (const name of this.optimizer.names) out.set(name, { shape: this.views.get(name)!.shape, data: (await this.optimizer.read(name)).slice() });
+    return out;
+  }
+
+  /** Overwrite trained parameters (e.g. from a checkpoint); throws on an unknown name or size. */
+  async loadParameters(values: ReadonlyMap<string, ArrayLike<number>>): Promise<void> {
+    this.check();
+    this.optimizer.setParameters(values);
+    await this.syncViews();
+  }
+
+  /** Host copies of the optimizer state and step count. */
+  exportState(): Promise<ResidentOptimizerState> {
+    return this.optimizer.exportState();
+  }
+
+  /** Restore a state from {@link exportState}; throws when a tensor is missing or mis-sized. */
+  importState(state: ResidentOptimizerState): void {
+    this.check();
+    this.optimizer.importState(state);
+  }
+
+  /** Release the resident tensors; the policy goes back to its host views (made current first). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    const values = await this.readParameters();
+    for (const [name, t] of values) this.views.set(name, t);
+    this.closed = true;
+    this.optimizer.close();
+    this.engine.rebind();
+    this.onClose();
+  }
+
+  /** CPU: point the host views at the buffers the step wrote (no copy). GPU: views refresh on read. */
+  private async syncViews(): Promise<void> {
+    if (this.engine.runtime.provider !== 'cpu') return;
+    for (const name of this.optimizer.names) this.views.set(name, { shape: this.views.get(name)!.shape, data: await this.optimizer.read(name) });
+  }
+
+  private check(): void {
+    if (this.closed) throw new RangeError('PolicyTrainer used after close()');
+  }
+}

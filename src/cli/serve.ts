@@ -5,7 +5,12 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { parseDatasetSource } from '../../envs/sql/datasets/dataset-source.js';
-import { createServer, jsonLineLogger, silentLogger, type ServerOptions } from '../remote/index.js';
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
+import { createServer, jsonLineLogger, silentLogger, type ServerLogger, type ServerOptions } from '../remote/index.js';
+import { startClusterPrimary } from '../remote/cluster/cluster-primary.js';
+import { clusterWorkerIndex, joinCluster } from '../remote/cluster/cluster-worker.js';
+import { PeerRouter } from '../remote/cluster/peer-router.js';
 
 const USAGE = `usage: sqlenv serve [options]
 
@@ -17,6 +22,12 @@ Serve an environment over the OpenEnv protocol: HTTP (/reset /step /state /schem
   --host H               interface (default 127.0.0.1; 0.0.0.0 to expose)
   --max-sessions N       concurrent sessions (default 64); more get CAPACITY_REACHED
   --session-timeout S    close sessions idle S seconds (default 300; 0 never)
+  --reap-interval S      look for idle sessions every S seconds (default: a quarter of
+                         --session-timeout, between 0.05 and 10)
+  --heartbeat S          ping WebSocket clients every S seconds, drop those that miss a ping
+                         (default 30; 0 off)
+  --workers N|auto       server processes sharing the port (default 1; auto: one per core);
+                         each has its own sessions, --max-sessions and --query-workers
   --token T              require "Authorization: Bearer T" (or set SQLENV_TOKEN)
   --dataset D            SQLEnv dataset: bundled | spider:DIR | bird:DIR | DIR
   --split NAME           SQLEnv split (e.g. train, eval)
@@ -38,6 +49,8 @@ export interface ServeConfig {
   imports: string[];
   /** SQLEnv: size of the query pool all sessions share. */
   queryWorkers: number;
+  /** Server processes (node:cluster workers) sharing the port; 1 serves from this process. */
+  workers: number;
 }
 
 /**
@@ -57,6 +70,9 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       host: { type: 'string', default: '127.0.0.1' },
       'max-sessions': { type: 'string', default: '64' },
       'session-timeout': { type: 'string', default: '300' },
+      'reap-interval': { type: 'string' },
+      heartbeat: { type: 'string', default: '30' },
+      workers: { type: 'string', default: '1' },
       token: { type: 'string' },
       dataset: { type: 'string' },
       split: { type: 'string' },
@@ -82,12 +98,15 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     host: values.host,
     imports: values.import,
     queryWorkers: integer('--query-workers', values['query-workers'], 1),
+    workers: values.workers === 'auto' ? availableParallelism() : integer('--workers', values.workers, 1),
     server: {
       envId: values.env,
       envKwargs,
       maxSessions: integer('--max-sessions', values['max-sessions'], 1),
       sessionTimeoutMs: integer('--session-timeout', values['session-timeout'], 0) * 1000,
       token: values.token ?? env.SQLENV_TOKEN,
+      heartbeatMs: seconds('--heartbeat', values.heartbeat, 0) * 1000,
+      ...(values['reap-interval'] ? { reapIntervalMs: seconds('--reap-interval', values['reap-interval'], 0.05) * 1000 } : {}),
       ...(values['max-body-bytes'] ? { maxBodyBytes: integer('--max-body-bytes', values['max-body-bytes'], 1) } : {}),
       ...(values['max-frame-bytes'] ? { maxFrameBytes: integer('--max-frame-bytes', values['max-frame-bytes'], 1) } : {}),
       actionValidation: values['validate-actions'] ? 'space' : 'env',
@@ -117,11 +136,20 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`sqlenv serve: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
+  const logger = config.server.quiet ? silentLogger : jsonLineLogger();
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
+  const workerIndex = clusterWorkerIndex();
   await registerBuiltInEnvs(config.server.envId);
   for (const mod of config.imports) await import(mod.startsWith('.') || mod.startsWith('/') ? pathToFileURL(resolve(mod)).href : mod);
   const { quiet, ...options } = config.server;
   const shared = options.envId.startsWith('SQLEnv') ? await shareSqlResources(options.envKwargs ?? {}, config.queryWorkers) : undefined;
-  const server = createServer({ ...options, envKwargs: shared?.kwargs ?? options.envKwargs, logger: quiet ? silentLogger : jsonLineLogger() });
+  const router = workerIndex === undefined ? undefined : new PeerRouter(workerIndex);
+  const server = createServer({
+    ...options,
+    envKwargs: shared?.kwargs ?? options.envKwargs,
+    logger: workerIndex === undefined ? logger : withFields(logger, { worker: workerIndex, pid: process.pid }),
+    ...(router ? { router } : {}),
+  });
   let address;
   try {
     address = await server.listen(config.port, config.host);
@@ -130,20 +158,46 @@ export async function run(argv: string[]): Promise<number> {
     await shared?.close();
     throw err;
   }
-  if (!quiet) console.error(`sqlenv serve: ${options.envId} on http://${address.address}:${address.port} (WebSocket /ws)`);
+  const member = router ? await joinCluster(server, router, address) : undefined;
+  if (!quiet && !member) console.error(`sqlenv serve: ${options.envId} on http://${address.address}:${address.port} (WebSocket /ws)`);
   await new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      process.off('disconnect', stop);
       void server
         .close()
+        .then(() => member?.close())
         .then(() => shared?.close())
         .then(done);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    // A worker whose primary is gone drains and exits instead of lingering.
+    if (member) process.on('disconnect', stop);
   });
   return 0;
+}
+
+/** `--workers N`: fork the workers, print the address once they all listen, stop them on SIGINT/SIGTERM. */
+async function runPrimary(config: ServeConfig, logger: ServerLogger): Promise<number> {
+  const primary = await startClusterPrimary({ workers: config.workers, logger });
+  if (!config.server.quiet) {
+    console.error(`sqlenv serve: ${config.server.envId} on http://${primary.address.host}:${primary.address.port} (WebSocket /ws, ${config.workers} worker processes)`);
+  }
+  return new Promise<number>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void primary.stop().then(done);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+function withFields(logger: ServerLogger, fields: Record<string, unknown>): ServerLogger {
+  return { log: (event, more = {}) => logger.log(event, { ...fields, ...more }) };
 }
 
 /**
@@ -179,6 +233,12 @@ async function registerBuiltInEnvs(envId: string): Promise<void> {
   } catch (err) {
     if (envId.startsWith('SQLEnv')) throw err;
   }
+}
+
+function seconds(flag: string, text: string, min: number): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < min) throw new Error(`${flag} needs a number of seconds ≥ ${min}, got "${text}"`);
+  return n;
 }
 
 function integer(flag: string, text: string, min: number): number {

@@ -10,6 +10,7 @@ export { createServer, SERVER_VERSION, type EnvServer, type ServerOptions } from
 export { jsonLineLogger, silentLogger, type ServerLogger } from './server/logger.js';
 export { ServerMetrics, type ErrorSource } from './server/metrics.js';
 export type { ActionValidation } from './server/env-session.js';
+export type { SessionRouter } from './server/server-context.js';
 export { RemoteEnv, type RemoteEnvOptions } from './remote-env.js';
 export { RemoteEnvError } from './client/remote-env-error.js';
 export { fetchSchema, type RemoteTransport, type TransportOptions } from './client/transport.js';

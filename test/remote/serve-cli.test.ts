@@ -1,34 +1,12 @@
 /**
  * `sqlenv serve` as a process: it starts, serves, logs JSON lines, and drains on SIGTERM.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { expect, it } from 'vitest';
-
-/** Start `sqlenv serve ARGS` from the TypeScript sources; `url` resolves with the address it prints. */
-function serve(args: string[]): { child: ChildProcessWithoutNullStreams; url: Promise<string>; stderr: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args]);
-  let stderr = '';
-  const url = new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      const m = /on (http:\/\/[\d.]+:\d+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
-  return { child, url, stderr: () => stderr };
-}
-
-/** SIGTERM, then the exit code. */
-async function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  child.kill('SIGTERM');
-  return exited;
-}
+import { startServeProcess } from './fixtures/serve-process.js';
 
 it('sqlenv serve starts, answers, logs one JSON line per event and exits 0 on SIGTERM', async () => {
-  const { child, url: started, stderr: log } = serve(['--env', 'GuessNumber-v0', '--port', '0', '--max-sessions', '3', '--token', 'tok']);
-  const url = await started;
+  const served = await startServeProcess(['--env', 'GuessNumber-v0', '--port', '0', '--max-sessions', '3', '--token', 'tok']);
+  const { url } = served;
   const auth = { authorization: 'Bearer tok' };
   expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'healthy' });
   expect((await fetch(`${url}/metadata`)).status).toBe(401);
@@ -36,18 +14,15 @@ it('sqlenv serve starts, answers, logs one JSON line per event and exits 0 on SI
   const reset = await fetch(`${url}/reset`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"seed": 1}' });
   expect(await reset.json()).toMatchObject({ observation: 'Guess a number from 1 to 100.', done: false });
 
-  expect(await stop(child)).toBe(0);
-  const events = log()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as { event: string; level: string; time: string });
+  expect(await served.stop()).toBe(0);
+  const events = served.events();
   expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['listening', 'shutdown', 'stopped']));
   expect(events.find((e) => e.event === 'listening')).toMatchObject({ level: 'info', max_sessions: 3 });
 });
 
 it('sqlenv serve --env SQLEnv-v0 --dataset bundled serves SQL episodes with text renderings', async () => {
-  const { child, url: started } = serve(['--env', 'SQLEnv-v0', '--dataset', 'bundled', '--split', 'smoke', '--query-workers', '1', '--port', '0']);
-  const url = await started;
+  const served = await startServeProcess(['--env', 'SQLEnv-v0', '--dataset', 'bundled', '--split', 'smoke', '--query-workers', '1', '--port', '0']);
+  const { url } = served;
   try {
     const post = (path: string, body: unknown, session?: string) =>
       fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(session ? { 'x-session-id': session } : {}) }, body: JSON.stringify(body) }).then(
@@ -62,6 +37,6 @@ it('sqlenv serve --env SQLEnv-v0 --dataset bundled serves SQL episodes with text
     expect(step).toMatchObject({ done: false, info: { error_type: null } });
     expect(step.rendered).toMatch(/count/i);
   } finally {
-    expect(await stop(child)).toBe(0);
+    expect(await served.stop()).toBe(0);
   }
 });

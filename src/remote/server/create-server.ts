@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { Env } from '../../gym/env.js';
@@ -10,7 +10,7 @@ import type { ActionValidation } from './env-session.js';
 import { HttpRoutes } from './http-routes.js';
 import { jsonLineLogger, type ServerLogger } from './logger.js';
 import { ServerMetrics } from './metrics.js';
-import type { ServerContext } from './server-context.js';
+import type { ServerContext, SessionRouter } from './server-context.js';
 import { SessionManager } from './session-manager.js';
 import { WS_CLOSE, WsConnection } from './ws-connection.js';
 
@@ -33,8 +33,12 @@ export interface ServerOptions {
   maxFrameBytes?: number;
   /** `'env'` (default): the env judges actions; `'space'`: reject non-members of the action space with 422. */
   actionValidation?: ActionValidation;
-  /** WebSocket ping interval to detect half-open sockets. Default 30 000 ms. */
+  /** WebSocket ping interval to detect half-open sockets (a socket that misses one ping is dropped); 0 disables. Default 30 000 ms. */
   heartbeatMs?: number;
+  /** How often idle sessions are looked for. Default: a quarter of `sessionTimeoutMs`, between 50 ms and 10 s. */
+  reapIntervalMs?: number;
+  /** Several processes serving together (`sqlenv serve --workers`): session id prefix and forwarding of other processes' HTTP sessions. */
+  router?: SessionRouter;
   /** Structured event log; defaults to JSON lines on stderr. Pass `silentLogger` in tests. */
   logger?: ServerLogger;
 }
@@ -45,6 +49,11 @@ export interface EnvServer {
   listen(port?: number, host?: string): Promise<AddressInfo>;
   /** Graceful shutdown: refuse new work, finish in-flight requests, close every session's env. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Answer one HTTP request that arrived on another listener (e.g. the loopback port through
+   * which the other processes of `--workers` forward this process's HTTP sessions).
+   */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** The bound address once listening. */
   readonly address: AddressInfo | undefined;
   /** `http://host:port` once listening. */
@@ -85,6 +94,8 @@ export function createServer(options: ServerOptions): EnvServer {
     createEnv,
     maxSessions: options.maxSessions ?? 64,
     sessionTimeoutMs: options.sessionTimeoutMs ?? 300_000,
+    ...(options.reapIntervalMs !== undefined ? { reapIntervalMs: options.reapIntervalMs } : {}),
+    ...(options.router ? { idPrefix: options.router.sessionIdPrefix } : {}),
     validation: options.actionValidation ?? 'env',
     metrics,
     logger,
@@ -102,6 +113,7 @@ export function createServer(options: ServerOptions): EnvServer {
     logger,
     maxBodyBytes: options.maxBodyBytes ?? 1 << 20,
     maxFrameBytes: options.maxFrameBytes ?? 1 << 20,
+    router: options.router,
     description: () => {
       if (!description) throw new Error('server not listening yet');
       return description;
@@ -134,11 +146,13 @@ export function createServer(options: ServerOptions): EnvServer {
       connection.start();
     });
   });
-  const heartbeat = setInterval(() => connections.forEach((c) => c.heartbeat()), options.heartbeatMs ?? 30_000);
-  heartbeat.unref();
+  const heartbeatMs = options.heartbeatMs ?? 30_000;
+  const heartbeat = heartbeatMs > 0 ? setInterval(() => connections.forEach((c) => c.heartbeat()), heartbeatMs) : undefined;
+  heartbeat?.unref();
 
   return {
     metrics,
+    handle: (req, res) => routes.handle(req, res),
     get address() {
       return address;
     },

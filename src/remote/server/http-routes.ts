@@ -79,6 +79,9 @@ export class HttpRoutes {
     if (this.ctx.isDraining()) throw new ProtocolError('CAPACITY_REACHED', 'The server is shutting down; retry against another instance.', { reason: 'draining' });
     const sessionId = header(req, SESSION_HEADER);
     const sessionRoute = /^\/sessions\/([^/]+)$/.exec(path);
+    // Under --workers another process may own the session: it answers (before the body is read here).
+    const routed = sessionId ?? (sessionRoute ? decodeURIComponent(sessionRoute[1]!) : undefined);
+    if (routed !== undefined && this.ctx.router && (await this.ctx.router.forward(routed, req, ex.res))) return;
     switch (`${method} ${sessionRoute ? '/sessions/:id' : path}`) {
       case 'GET /metadata':
         return this.send(ex, 200, this.ctx.description().metadata);

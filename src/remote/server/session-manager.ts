@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Env } from '../../gym/env.js';
 import { ProtocolError } from '../protocol/error-codes.js';
 import { EnvSession, type ActionValidation } from './env-session.js';
@@ -14,6 +15,10 @@ export interface SessionManagerOptions {
   maxSessions: number;
   /** Idle time after which a session is closed; 0 disables reaping. */
   sessionTimeoutMs: number;
+  /** How often to look for idle sessions. Default: a quarter of the timeout, between 50 ms and 10 s. */
+  reapIntervalMs?: number;
+  /** Prefix of every session id (the process's mark under `--workers`). Default none. */
+  idPrefix?: string;
   validation: ActionValidation;
   metrics: ServerMetrics;
   logger: ServerLogger;
@@ -41,7 +46,7 @@ export class SessionManager {
 
   constructor(private readonly options: SessionManagerOptions) {
     if (options.sessionTimeoutMs > 0) {
-      const every = Math.max(50, Math.min(options.sessionTimeoutMs / 4, 10_000));
+      const every = options.reapIntervalMs ?? Math.max(50, Math.min(options.sessionTimeoutMs / 4, 10_000));
       this.reaper = setInterval(() => this.reapIdle(), every);
       this.reaper.unref();
     }
@@ -78,6 +83,7 @@ export class SessionManager {
     const { metrics } = this.options;
     const session = new EnvSession(env, {
       envId: this.options.envId,
+      id: `${this.options.idPrefix ?? ''}${randomUUID()}`,
       validation: this.options.validation,
       observer: {
         onReset: () => metrics.resetDone(),

@@ -25,6 +25,21 @@ describe('parseServeArgs', () => {
     expect(parseServeArgs(['--token', 'u'], { SQLENV_TOKEN: 't' }).server.token).toBe('u');
   });
 
+  it('maps --workers, --heartbeat and --reap-interval (seconds) to the options', () => {
+    const config = parseServeArgs(['--workers', '3', '--heartbeat', '2.5', '--reap-interval', '0.5'], {});
+    expect(config.workers).toBe(3);
+    expect(config.server).toMatchObject({ heartbeatMs: 2500, reapIntervalMs: 500 });
+    const defaults = parseServeArgs([], {});
+    expect(defaults.workers).toBe(1);
+    expect(defaults.server.heartbeatMs).toBe(30_000);
+    expect(defaults.server).not.toHaveProperty('reapIntervalMs');
+    expect(parseServeArgs(['--heartbeat', '0'], {}).server.heartbeatMs).toBe(0);
+    expect(parseServeArgs(['--workers', 'auto'], {}).workers).toBeGreaterThanOrEqual(1);
+    expect(() => parseServeArgs(['--workers', '0'], {})).toThrow(/--workers needs an integer ≥ 1/);
+    expect(() => parseServeArgs(['--heartbeat=-1'], {})).toThrow(/--heartbeat needs a number of seconds ≥ 0/);
+    expect(() => parseServeArgs(['--reap-interval', '0'], {})).toThrow(/--reap-interval needs a number of seconds ≥ 0.05/);
+  });
+
   it('explains bad values', () => {
     expect(() => parseServeArgs(['--port', 'abc'], {})).toThrow(/--port needs an integer/);
     expect(() => parseServeArgs(['--max-sessions', '0'], {})).toThrow(/--max-sessions needs an integer ≥ 1/);

@@ -5,7 +5,8 @@ import type { WireEncoding } from './protocol/codec.js';
 import type { JsonRpcResponse, WireSchema, WireState, WireStepResult, WireTool } from './protocol/messages.js';
 import { HttpTransport } from './client/http-transport.js';
 import { RemoteEnvError } from './client/remote-env-error.js';
-import { fetchSchema, type RemoteTransport } from './client/transport.js';
+import { FailoverTransport, type ReconnectOptions } from './client/failover-transport.js';
+import { fetchSchemaFromAny } from './client/transport.js';
 import { WsTransport } from './client/ws-transport.js';
 
 /** Options of {@link RemoteEnv}. */
@@ -23,6 +24,8 @@ export interface RemoteEnvOptions {
   schema?: WireSchema;
   /** Give up on one request after this long. Default 60 000 ms. */
   requestTimeoutMs?: number;
+  /** How `reset` looks for a server when the env has none or lost its own (tries, backoff). */
+  reconnect?: ReconnectOptions;
 }
 
 /**
@@ -30,6 +33,13 @@ export interface RemoteEnvOptions {
  * async `Env` API as a local one: its spaces are rebuilt from the server's `/schema`, and the
  * server's `info` (which OpenEnv drops) comes back from `reset` and `step`. Server errors are
  * thrown as {@link RemoteEnvError} with the wire code.
+ *
+ * Given several server URLs, the envs of one process start on the servers in turn (so they
+ * spread evenly), and `reset` moves to the next live server when one is unreachable, full or
+ * shutting down, backing off between rounds (see {@link FailoverTransport}). A server that goes
+ * away mid-episode ends that episode with a {@link SessionLostError} (`SESSION_LOST`) from the
+ * call in flight and every call after it until the next `reset`; nothing waits longer than
+ * `requestTimeoutMs`.
  *
  * @example
  * ```ts
@@ -42,40 +52,48 @@ export interface RemoteEnvOptions {
 export class RemoteEnv<Obs = unknown, Act = unknown> extends Env<Obs, Act> {
   /** Resolves once the spaces are known (immediately when `options.schema` was given). */
   readonly ready: Promise<void>;
-  private readonly transport: RemoteTransport;
   private spaces: { action: Space<Act, unknown>; observation: Space<Obs, unknown> } | undefined;
   private lastRendered: string | undefined;
   private closing: Promise<void> | undefined;
 
-  /** Open a remote env and wait for its spaces. */
-  static async connect<Obs = unknown, Act = unknown>(url: string, options: RemoteEnvOptions = {}): Promise<RemoteEnv<Obs, Act>> {
+  /** Open a remote env (on one server, or spread over several) and wait for its spaces. */
+  static async connect<Obs = unknown, Act = unknown>(url: string | readonly string[], options: RemoteEnvOptions = {}): Promise<RemoteEnv<Obs, Act>> {
     const env = new RemoteEnv<Obs, Act>(url, options);
     await env.ready;
     return env;
   }
 
   /** `GET /schema` once, to share between many envs (e.g. the factories of a vector env). */
-  static fetchSchema(url: string, options: { token?: string } = {}): Promise<WireSchema> {
-    return fetchSchema(url, options);
+  static fetchSchema(url: string | readonly string[], options: { token?: string } = {}): Promise<WireSchema> {
+    return fetchSchemaFromAny(typeof url === 'string' ? [url] : url, options);
   }
 
-  constructor(
-    readonly url: string,
-    options: RemoteEnvOptions = {},
-  ) {
+  /** The servers this env may use. */
+  readonly urls: readonly string[];
+  private readonly transport: FailoverTransport;
+
+  constructor(url: string | readonly string[], options: RemoteEnvOptions = {}) {
     super();
+    this.urls = typeof url === 'string' ? [url] : [...url];
+    if (this.urls.length === 0) throw new RemoteEnvError('VALIDATION_ERROR', 'RemoteEnv needs at least one server URL.');
     const transportOptions = { encoding: options.encoding ?? 'json', token: options.token, requestTimeoutMs: options.requestTimeoutMs };
-    this.transport = options.transport === 'http' ? new HttpTransport(url, transportOptions) : new WsTransport(url, transportOptions);
+    const open = (server: string) => (options.transport === 'http' ? new HttpTransport(server, transportOptions) : new WsTransport(server, transportOptions));
+    this.transport = new FailoverTransport(this.urls, open, options.reconnect);
     if (options.schema) {
       this.spaces = rebuildSpaces<Obs, Act>(options.schema);
       this.ready = Promise.resolve();
     } else {
-      this.ready = fetchSchema(url, { token: options.token }).then((schema) => {
+      this.ready = fetchSchemaFromAny(this.urls, { token: options.token }).then((schema) => {
         this.spaces = rebuildSpaces<Obs, Act>(schema);
       });
       // Surfaced by reset/step or by awaiting `ready`, not as an unhandled rejection.
       this.ready.catch(() => undefined);
     }
+  }
+
+  /** The server of the current session (or the one the next session tries first). */
+  get url(): string {
+    return this.transport.url;
   }
 
   get actionSpace(): Space<Act, unknown> {

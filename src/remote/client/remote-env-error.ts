@@ -10,7 +10,7 @@
  * ```
  */
 export class RemoteEnvError extends Error {
-  override readonly name = 'RemoteEnvError';
+  override readonly name: string = 'RemoteEnvError';
 
   constructor(
     /** The server's error code (`VALIDATION_ERROR`, `SESSION_ERROR`, …) or `CONNECTION_ERROR`. */
@@ -22,5 +22,35 @@ export class RemoteEnvError extends Error {
     readonly status?: number,
   ) {
     super(`${code}: ${message}`);
+  }
+}
+
+/**
+ * The server of a session went away (unreachable, restarted, shutting down) while an episode
+ * was running: that episode is over. Every call but `reset()` keeps throwing it; `reset()`
+ * starts a new episode on a server that is up. `code` is `'SESSION_LOST'`; `cause` is the
+ * error that revealed it (`CONNECTION_ERROR`, or `SESSION_ERROR` with `reason: 'unknown_session'`).
+ *
+ * @example
+ * ```ts
+ * try { await env.step(action); } catch (e) {
+ *   if (e instanceof SessionLostError) await env.reset(); // the lost episode is dropped, not retried
+ * }
+ * ```
+ */
+export class SessionLostError extends RemoteEnvError {
+  override readonly name = 'SessionLostError';
+
+  constructor(
+    /** The server that held the session. */
+    readonly url: string,
+    override readonly cause: RemoteEnvError,
+  ) {
+    super(
+      'SESSION_LOST',
+      `The session on ${url} was lost mid-episode (${cause.message}); this episode is over: call reset() to start a new one on a server that is up.`,
+      { url, cause_code: cause.code, ...(cause.data.reason !== undefined ? { cause_reason: cause.data.reason } : {}) },
+      cause.status,
+    );
   }
 }

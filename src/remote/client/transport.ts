@@ -1,4 +1,5 @@
 import type { WireEncoding } from '../protocol/codec.js';
+import { RemoteEnvError } from './remote-env-error.js';
 import type { JsonRpcRequest, JsonRpcResponse, WireResetRequest, WireSchema, WireState, WireStepResult } from '../protocol/messages.js';
 
 /**
@@ -52,4 +53,25 @@ export async function fetchSchema(url: string, options: { token?: string } = {})
   const res = await fetch(`${httpBaseUrl(url)}/schema`, { headers: options.token ? { authorization: `Bearer ${options.token}` } : {} });
   if (!res.ok) throw new Error(`GET /schema answered HTTP ${res.status}: ${await res.text()}`);
   return (await res.json()) as WireSchema;
+}
+
+/**
+ * `GET /schema` from the first of `urls` that answers (servers of one deployment serve the same env).
+ *
+ * @example
+ * ```ts
+ * const schema = await fetchSchemaFromAny(['http://a:8000', 'http://b:8000']);
+ * ```
+ */
+export async function fetchSchemaFromAny(urls: readonly string[], options: { token?: string } = {}): Promise<WireSchema> {
+  const failures: string[] = [];
+  for (const url of urls) {
+    try {
+      return await fetchSchema(url, options);
+    } catch (err) {
+      if (urls.length === 1) throw err;
+      failures.push(`${url}: ${(err as Error).message}`);
+    }
+  }
+  throw new RemoteEnvError('CONNECTION_ERROR', `No server answered GET /schema: ${failures.join('; ')}`);
 }

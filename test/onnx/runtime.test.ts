@@ -115,6 +115,21 @@ describe('sessions', () => {
     await s.close();
   });
 
+  it('counts resident feeds apart from host bytes, and sums every session in Runtime.stats', async () => {
+    const rt = await Runtime.create({ provider: 'cpu' });
+    const s = await rt.session(affine());
+    const data = Float32Array.of(1, 2, 3);
+    const { x } = await rt.upload({ x: hostTensor('float32', [1, 3], data) });
+    expect(x!.data).toBe(data); // CPU: bound in place, no copy
+    await s.run({ x: x! });
+    expect(s.stats.feedBytes).toBe(0);
+    expect(s.stats.residentFeeds).toBe(1);
+    await s.run({ x: hostTensor('float32', [1, 3], data) });
+    expect(s.stats.feedBytes).toBe(12);
+    expect(rt.stats()).toMatchObject({ runs: 2, feedBytes: 12, residentFeeds: 1, fetchBytes: 24 });
+    await rt.close();
+  });
+
   it('rejects missing feeds and use after close with SessionError', async () => {
     const s = await OnnxSession.create(affine());
     await expect(s.run({})).rejects.toThrow(/missing feeds: x/);

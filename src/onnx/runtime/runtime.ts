@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { Graph } from '../graph/graph.js';
 import { encodeModel, type EncodeOptions, type EncodedModel } from '../proto/model.js';
 import { selectProvider, type ProviderChoice, type ProviderName, type ProviderSelection } from './providers.js';
-import { OnnxSession, type OptimizationLevel } from './session.js';
+import { OnnxSession, type OptimizationLevel, type SessionStats } from './session.js';
 import { SessionError } from './errors.js';
 import { markResident, toOrt, type HostTensor, type OrtTensor } from './host-tensor.js';
 
@@ -47,6 +47,7 @@ export interface SessionRequest {
  */
 export class Runtime {
   private readonly cache = new Map<string, Promise<OnnxSession>>();
+  private readonly compiled: OnnxSession[] = [];
   private closed = false;
 
   private constructor(
@@ -65,6 +66,23 @@ export class Runtime {
 
   /** The provider sessions run on. */
   get provider(): ProviderName { return this.selection.provider; }
+
+  /**
+   * The counters of every session compiled so far, summed: runs, time, bytes fed from and fetched
+   * to the host (what crosses the bus on a GPU provider), and resident tensors fed and kept.
+   *
+   * @example
+   * ```ts
+   * const before = rt.stats();
+   * await policy.generate(prompts);
+   * const bytes = rt.stats().feedBytes - before.feedBytes;
+   * ```
+   */
+  stats(): SessionStats {
+    const total: SessionStats = { runs: 0, runMs: 0, feedBytes: 0, fetchBytes: 0, residentFeeds: 0, residentFetches: 0 };
+    for (const s of this.compiled) for (const k of Object.keys(total) as (keyof SessionStats)[]) total[k] += s.stats[k];
+    return total;
+  }
 
   /** Number of compiled sessions held. */
   get size(): number { return this.cache.size; }
@@ -94,7 +112,7 @@ export class Runtime {
       ...(req.encode ? { encode: req.encode } : {}),
     });
     this.cache.set(key, created);
-    created.catch(() => this.cache.delete(key));
+    created.then((s) => this.compiled.push(s), () => this.cache.delete(key));
     return created;
   }
 

@@ -18,6 +18,7 @@ import { progressPotential } from './reward/potential.js';
 import { resolveRewardConfig, type RewardConfig } from './reward/reward-config.js';
 import { afterEndReward, stepReward, totalReward, type RewardComponents } from './reward/step-reward.js';
 import type { QueryLimits } from './sandbox/limits.js';
+import type { QueryLane } from './sandbox/query-lane.js';
 import { QueryPool } from './sandbox/query-pool.js';
 import { SchemaReaderCache } from './sandbox/schema-reader-cache.js';
 import { SqlEnvError } from './sql-env-error.js';
@@ -44,7 +45,7 @@ export interface SqlEnvOptions {
   judge?: Partial<JudgeConfig>;
   /** Limits for agent queries (default: the sandbox's 2 s, 20 rows shown, ...). */
   queryLimits?: Partial<QueryLimits>;
-  /** A query pool to share (its owner closes it); by default the env starts and closes its own. */
+  /** A query pool to share (its owner closes it; the env queries in a lane of its own); by default the env starts and closes its own. */
   pool?: QueryPool;
   /** Only `'ansi'`: `render()` returns the observation as text. */
   renderMode?: 'ansi';
@@ -72,7 +73,9 @@ const DEFAULT_STEP_BUDGET = 10;
  * `afterEndPenalty` (OrderEnforcing only guards the first reset, as Gymnasium's does).
  *
  * The env owns the query pool and schema readers it starts and closes them in `close()`; a
- * closed env re-opens them on the next `reset()`.
+ * closed env re-opens them on the next `reset()`. With a shared pool the env queries in a lane
+ * of its own (`QueryPool.lane()`), so another env's runaway query never holds up its queries,
+ * and `close()` or `interrupt()` kills a query it still runs.
  *
  * @example
  * ```ts
@@ -95,6 +98,8 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
   private dataset: SqlDataset | undefined;
   private datasetLoading: Promise<SqlDataset> | undefined;
   private ownPool: QueryPool | undefined;
+  /** This env's share of the (possibly shared) pool: its queries queue apart from other envs'. */
+  private lane: QueryLane | undefined;
   private readers = new SchemaReaderCache();
   private episode: EpisodeState | undefined;
 
@@ -182,8 +187,19 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     return renderObservation(this.episode.observation());
   }
 
+  /**
+   * Stop the query this env is running now, if any (its process is killed and replaced): the step
+   * in flight then answers at once with an `sql_error` observation saying the query was
+   * cancelled. A server calls it when the client of a session goes away mid-step.
+   */
+  interrupt(): void {
+    this.lane?.cancel();
+  }
+
   override async close(): Promise<void> {
     this.episode = undefined;
+    this.lane?.close();
+    this.lane = undefined;
     this.readers.close();
     this.readers = new SchemaReaderCache();
     const pool = this.ownPool;
@@ -242,7 +258,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
   private toolContext(episode: EpisodeState): ToolContext {
     return {
       reader: this.readers.get(episode.dbPath),
-      pool: this.pool(),
+      pool: (this.lane ??= this.pool().lane()),
       dbPath: episode.dbPath,
       tables: episode.tables,
       queryLimits: this.options.queryLimits ?? {},

@@ -102,7 +102,7 @@ describe('QueryPool processes', () => {
   });
 
   it('times out with SIGKILL, replaces the process, and answers the next query', async () => {
-    const small = new QueryPool({ size: 1, limits: { timeoutMs: 200 } });
+    const small = new QueryPool({ size: 1, spare: 0, maxProcesses: 1, limits: { timeoutMs: 200 } });
     try {
       await small.ready();
       const [pidBefore] = small.pids;
@@ -121,7 +121,7 @@ describe('QueryPool processes', () => {
   });
 
   it('a query whose process dies under it is retried once; a second death fails it, and the pool heals', async () => {
-    const small = new QueryPool({ size: 1, limits: { timeoutMs: 10_000 } });
+    const small = new QueryPool({ size: 1, spare: 0, maxProcesses: 1, limits: { timeoutMs: 10_000 } });
     try {
       await small.ready();
       const running = small.run(dbPath, 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c');

@@ -6,7 +6,7 @@ import { hasTopLevelOrderBy } from '../judge/order-by.js';
 import { renderRows, renderTableDescription } from '../observation/render-result.js';
 import { SqlSandboxError } from '../sandbox/errors.js';
 import type { QueryLimits } from '../sandbox/limits.js';
-import type { QueryPool } from '../sandbox/query-pool.js';
+import type { QueryLane } from '../sandbox/query-lane.js';
 import type { SchemaReader } from '../sandbox/schema-reader.js';
 import { DEFAULT_SAMPLE_ROWS } from '../tools/sample.js';
 import { hashResult } from './result-hash.js';
@@ -15,7 +15,8 @@ import type { ToolOutcome } from './tool-outcome.js';
 /** What a tool needs from the episode and the environment. */
 export interface ToolContext {
   reader: SchemaReader;
-  pool: QueryPool;
+  /** Where the env's queries run: its lane of the query pool. */
+  pool: Pick<QueryLane, 'run'>;
   dbPath: string;
   tables: readonly string[];
   queryLimits: Partial<QueryLimits>;

@@ -8,6 +8,7 @@ export type { QueryResult, SqlCell } from './query-result.js';
 export { checkReadOnlySql, READ_ONLY_PRAGMAS, MAX_SQL_CHARS, type ReadOnlySqlCheck } from './read-only-check.js';
 export { tokenizeSql, type SqlToken, type SqlTokenKind, type TokenizeResult } from './sql-tokens.js';
 export { QueryPool, type QueryPoolOptions } from './query-pool.js';
+export { QueryLane } from './query-lane.js';
 export type { IpcSerialization } from './query-process.js';
 export { openReadOnlyDatabase, type SqliteConnection } from './read-only-connection.js';
 export { executeReadQuery } from './execute-read-query.js';

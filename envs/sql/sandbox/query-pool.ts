@@ -4,13 +4,26 @@ import { workerScriptPath } from '../../../src/gym/worker-script.js';
 import { SqlSandboxError } from './errors.js';
 import { DEFAULT_QUERY_LIMITS, resolveQueryLimits, type QueryLimits } from './limits.js';
 import type { QueryResult } from './query-result.js';
+import { QueryLane, type LaneScheduler, type QueryJob } from './query-lane.js';
 import { QueryProcess, type IpcSerialization } from './query-process.js';
 import { checkReadOnlySql } from './read-only-check.js';
 
 /** Options of a {@link QueryPool}. */
 export interface QueryPoolOptions {
-  /** Query processes kept started (default: 2, or 1 on a single-core machine). */
+  /** Query processes kept started even when idle (default: 2, or 1 on a single-core machine). */
   size?: number;
+  /**
+   * Idle processes kept ready beyond the busy ones (default 1), so a query never waits for a
+   * process to start while others run long queries. The pool grows to `busy + spare` (at most
+   * `maxProcesses`) and retires the extra processes after a second without work.
+   */
+  spare?: number;
+  /**
+   * Most processes alive at once (default: twice the machine's cores, `os.availableParallelism()`,
+   * plus `spare`, and at least `size + spare`). Long queries of many sessions at once use up to
+   * this many; past it queries wait, each lane in turn.
+   */
+  maxProcesses?: number;
   /** Defaults for every query of this pool; `run` can override per query. */
   limits?: Partial<QueryLimits>;
   /**
@@ -26,30 +39,28 @@ export interface QueryPoolOptions {
   memoryLimitBytes?: number;
 }
 
-interface Job {
-  dbPath: string;
-  sql: string;
-  limits: QueryLimits;
-  resolve: (result: QueryResult) => void;
-  reject: (error: SqlSandboxError) => void;
-  /** Set while running: stops its timers and marks it settled. */
-  settle?: () => boolean;
-  /** Set once the job has been re-queued after its process died under it. */
-  retried?: boolean;
-}
-
 /** A process that exits this many times in a row before becoming ready marks the pool broken. */
 const MAX_STARTUP_FAILURES = 3;
 const MEMORY_POLL_MS = 100;
+/** An extra process (beyond `size` and the spare) idle this long is stopped. */
+const RETIRE_AFTER_MS = 1_000;
 
 /**
  * A pool of pre-started child processes that run read-only queries with a hard timeout.
  *
  * A running SQLite statement cannot be interrupted from JavaScript, so each query runs in a
  * child process; when it passes `timeoutMs` the child is killed with SIGKILL and a replacement
- * starts at once. Queries wait in a FIFO queue while every process is busy. Every query is first
+ * starts at once. Every query is first
  * screened by {@link checkReadOnlySql}; the child opens databases read-only and refuses any
  * statement SQLite reports as writing. Results are capped in rows, cell length and bytes.
+ *
+ * **Fair sharing.** Each user takes a {@link QueryLane} (`pool.lane()`; SQLEnv takes one per env,
+ * so one per server session; `pool.run` uses a shared default lane). Lanes are served in turn,
+ * the lane with the fewest running queries first, and no lane runs more than its share
+ * (`maxProcesses − spare` divided among the lanes with work, at least one). The pool keeps
+ * `spare` idle processes started beyond the busy ones (growing up to `maxProcesses`), so two
+ * runaway queries of one session leave a ready process for everyone else's cheap queries.
+ * `lane.cancel()`/`close()` kill the lane's running queries (the process is replaced).
  *
  * The pool's owner closes it (`close()` kills the processes and rejects pending queries).
  *
@@ -67,6 +78,10 @@ const MEMORY_POLL_MS = 100;
 export class QueryPool {
   /** Number of query processes kept started. */
   readonly size: number;
+  /** Idle processes kept ready beyond the busy ones. */
+  readonly spare: number;
+  /** Most processes alive at once. */
+  readonly maxProcesses: number;
   /** The pool's default limits. */
   readonly limits: Readonly<QueryLimits>;
   private readonly script: string;
@@ -74,8 +89,17 @@ export class QueryPool {
   private readonly memoryLimitBytes: number;
   private readonly processes = new Set<QueryProcess>();
   private readonly idle: QueryProcess[] = [];
-  private readonly queue: Job[] = [];
-  private readonly busy = new Map<QueryProcess, Job>();
+  private readonly busy = new Map<QueryProcess, QueryJob>();
+  private readonly scheduler: LaneScheduler = {
+    submit: (lane, dbPath, sql, limits) => this.submit(lane, dbPath, sql, limits),
+    cancel: (lane, error) => this.cancelLane(lane, error),
+  };
+  /** Lanes with queued queries, in turn order (a lane served moves to the back). */
+  private readonly waiting = new Set<QueryLane>();
+  /** Lanes with queued or running queries (their number sets each lane's share). */
+  private readonly activeLanes = new Set<QueryLane>();
+  private readonly defaultLane = new QueryLane(this.scheduler);
+  private retireTimer: NodeJS.Timeout | undefined;
   private nextId = 1;
   private startupFailures = 0;
   private brokenReason: string | undefined;
@@ -90,6 +114,14 @@ export class QueryPool {
     if (!Number.isInteger(this.size) || this.size < 1) {
       throw new RangeError(`QueryPool size must be a positive integer, got ${this.size}`);
     }
+    this.spare = options.spare ?? 1;
+    if (!Number.isInteger(this.spare) || this.spare < 0) {
+      throw new RangeError(`QueryPool spare must be an integer ≥ 0, got ${this.spare}`);
+    }
+    this.maxProcesses = options.maxProcesses ?? Math.max(this.size, 2 * availableParallelism()) + this.spare;
+    if (!Number.isInteger(this.maxProcesses) || this.maxProcesses < this.size) {
+      throw new RangeError(`QueryPool maxProcesses must be an integer ≥ size (${this.size}), got ${this.maxProcesses}`);
+    }
     this.limits = Object.freeze(resolveQueryLimits(options.limits, DEFAULT_QUERY_LIMITS));
     this.serialization = options.serialization ?? 'msgpack';
     this.memoryLimitBytes = options.memoryLimitBytes ?? 1024 ** 3;
@@ -98,10 +130,22 @@ export class QueryPool {
   }
 
   /**
-   * Run one read-only statement on the SQLite file at `dbPath`.
+   * Run one read-only statement on the SQLite file at `dbPath`, in the pool's shared default lane.
    * Rejects only with {@link SqlSandboxError}.
    */
   run(dbPath: string, sql: string, limits?: Partial<QueryLimits>): Promise<QueryResult> {
+    return this.defaultLane.run(dbPath, sql, limits);
+  }
+
+  /**
+   * A lane of its own for one user (an env, a session): its queries are scheduled fairly against
+   * every other lane's, and `lane.close()` kills what it still runs.
+   */
+  lane(): QueryLane {
+    return new QueryLane(this.scheduler);
+  }
+
+  private submit(lane: QueryLane, dbPath: string, sql: string, limits: Partial<QueryLimits> | undefined): Promise<QueryResult> {
     if (this.closing) return Promise.reject(closedError());
     if (this.brokenReason) return Promise.reject(new SqlSandboxError('sql_error', this.brokenReason));
     let resolved: QueryLimits;
@@ -113,7 +157,9 @@ export class QueryPool {
     const check = checkReadOnlySql(sql);
     if (!check.ok) return Promise.reject(new SqlSandboxError(check.errorType, check.message));
     const result = new Promise<QueryResult>((resolve, reject) => {
-      this.queue.push({ dbPath: resolvePath(dbPath), sql: check.sql, limits: resolved, resolve, reject });
+      lane.queued.push({ lane, dbPath: resolvePath(dbPath), sql: check.sql, limits: resolved, resolve, reject });
+      this.waiting.add(lane);
+      this.activeLanes.add(lane);
       this.pump();
     });
     return this.holdOpenUntil(result);
@@ -138,6 +184,11 @@ export class QueryPool {
     return promise;
   }
 
+  /** Queries running now. */
+  get running(): number {
+    return this.busy.size;
+  }
+
   /** Processes started since the pool was created (replacements included). */
   get processesStarted(): number {
     return this.started;
@@ -151,9 +202,12 @@ export class QueryPool {
   /** Kill every process and reject queued and running queries. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      for (const job of this.queue.splice(0)) job.reject(closedError());
+      clearTimeout(this.retireTimer);
+      for (const lane of this.waiting) for (const job of lane.queued.splice(0)) job.reject(closedError());
+      this.waiting.clear();
       for (const job of [...this.busy.values()]) if (job.settle?.() !== false) job.reject(closedError());
       this.busy.clear();
+      this.activeLanes.clear();
       const exits = [...this.processes].map((p) => {
         p.kill();
         return p.exited;
@@ -189,7 +243,9 @@ export class QueryPool {
       // that raced the query's dispatch): the query may never have run, so it gets one more
       // try on a fresh process. A query that crashes its process twice is reported.
       job.retried = true;
-      this.queue.unshift(job);
+      job.lane.queued.unshift(job);
+      this.waiting.add(job.lane);
+      this.activeLanes.add(job.lane);
     } else if (job) {
       job.reject(
         new SqlSandboxError(
@@ -205,21 +261,87 @@ export class QueryPool {
       this.brokenReason =
         `query processes exit before they are ready (${MAX_STARTUP_FAILURES} times in a row, last: ` +
         `${signal ?? `exit code ${code}`}); see their stderr above. Is better-sqlite3 built for this Node version?`;
-      for (const queued of this.queue.splice(0)) queued.reject(new SqlSandboxError('sql_error', this.brokenReason));
+      for (const lane of this.waiting) for (const queued of lane.queued.splice(0)) queued.reject(new SqlSandboxError('sql_error', this.brokenReason));
+      this.waiting.clear();
       return;
     }
-    this.startProcess();
+    this.pump();
   }
 
+  /** Hand queued queries to idle processes, lane by lane, then size the pool to the demand. */
   private pump(): void {
-    while (this.queue.length > 0 && this.idle.length > 0) {
+    while (this.idle.length > 0) {
+      const lane = this.nextLane();
+      if (!lane) break;
       const proc = this.idle.shift()!;
       if (!proc.alive) continue;
-      this.dispatch(proc, this.queue.shift()!);
+      const job = lane.queued.shift()!;
+      // The lane served goes to the back of the turn order.
+      this.waiting.delete(lane);
+      if (lane.queued.length > 0) this.waiting.add(lane);
+      lane.running.add(job);
+      this.dispatch(proc, job);
+    }
+    this.resize();
+  }
+
+  /** The most queries one lane may run at once: the non-spare capacity split among active lanes. */
+  private share(): number {
+    return Math.max(1, Math.floor((this.maxProcesses - this.spare) / Math.max(1, this.activeLanes.size)));
+  }
+
+  /** The waiting lane under its share with the fewest running queries (earliest in turn on ties). */
+  private nextLane(): QueryLane | undefined {
+    const share = this.share();
+    let best: QueryLane | undefined;
+    for (const lane of this.waiting) {
+      if (lane.running.size >= share) continue;
+      if (!best || lane.running.size < best.running.size) best = lane;
+      if (best.running.size === 0) break;
+    }
+    return best;
+  }
+
+  /**
+   * Start processes until `spare` stand ready beyond the busy ones and the runnable queued
+   * queries (at most `maxProcesses`); retire extra idle ones after a quiet second.
+   */
+  private resize(): void {
+    if (this.closing || this.brokenReason) return;
+    const share = this.share();
+    let runnable = 0;
+    for (const lane of this.waiting) runnable += Math.min(lane.queued.length, Math.max(0, share - lane.running.size));
+    const wanted = Math.min(this.maxProcesses, Math.max(this.size, this.busy.size + runnable + this.spare));
+    while (this.processes.size < wanted) this.startProcess();
+    if (this.processes.size > wanted && this.idle.length > 0 && !this.retireTimer) {
+      this.retireTimer = setTimeout(() => {
+        this.retireTimer = undefined;
+        this.retireIdle();
+      }, RETIRE_AFTER_MS);
+      this.retireTimer.unref();
     }
   }
 
-  private dispatch(proc: QueryProcess, job: Job): void {
+  private retireIdle(): void {
+    if (this.closing) return;
+    const keep = Math.max(this.size, this.busy.size + this.spare);
+    while (this.processes.size > keep && this.idle.length > 0) {
+      const proc = this.idle.pop()!;
+      // Removed first, so its exit starts no replacement.
+      this.processes.delete(proc);
+      proc.kill();
+    }
+  }
+
+  /** Reject a lane's queued queries and kill its running ones (their processes are replaced). */
+  private cancelLane(lane: QueryLane, error: SqlSandboxError): void {
+    for (const job of lane.queued.splice(0)) job.reject(error);
+    this.waiting.delete(lane);
+    for (const job of [...lane.running]) job.cancel?.(error);
+    if (!lane.active) this.activeLanes.delete(lane);
+  }
+
+  private dispatch(proc: QueryProcess, job: QueryJob): void {
     this.busy.set(proc, job);
     const id = this.nextId++;
     const startedAt = performance.now();
@@ -231,6 +353,9 @@ export class QueryPool {
       clearTimeout(timer);
       if (watchdog) clearInterval(watchdog);
       this.busy.delete(proc);
+      job.cancel = undefined;
+      job.lane.running.delete(job);
+      if (!job.lane.active) this.activeLanes.delete(job.lane);
       return true;
     };
     const kill = (error: SqlSandboxError): void => {
@@ -250,6 +375,7 @@ export class QueryPool {
         : undefined;
     watchdog?.unref();
     job.settle = finish;
+    job.cancel = kill;
     proc.send({ id, dbPath: job.dbPath, sql: job.sql, limits: job.limits }, (reply) => {
       if (reply.id !== id || !finish()) return;
       if (reply.type === 'result') {

@@ -129,10 +129,15 @@ export class EnvSession {
     };
   }
 
-  /** Close the env after any request in flight finishes. Idempotent. */
+  /**
+   * Close the env after any request in flight finishes. Idempotent. Requests still queued are
+   * refused; an env that can stop work in flight (SQLEnv's `interrupt()` kills its running
+   * query) is told to, so a departed client's runaway query does not run on.
+   */
   close(): Promise<void> {
     if (this.closed) return this.queue.then(() => undefined);
     this.closed = true;
+    if (this.inFlight > 0) interruptible(this.env)?.interrupt();
     const closing = this.queue.then(() => this.env.close());
     this.queue = closing.catch(() => undefined);
     return closing;
@@ -150,15 +155,20 @@ export class EnvSession {
   }
 
   private serialize<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new ProtocolError('SESSION_ERROR', `Session ${this.id} is closed; open a new one.`, { reason: 'closed' }));
+    if (this.closed) return Promise.reject(this.closedError());
     this.lastActive = performance.now();
     this.inFlight++;
-    const run = this.queue.then(fn).finally(() => {
+    // A request queued behind others does not start once the session is closed.
+    const run = this.queue.then(() => (this.closed ? Promise.reject(this.closedError()) : fn())).finally(() => {
       this.inFlight--;
       this.lastActive = performance.now();
     });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  private closedError(): ProtocolError {
+    return new ProtocolError('SESSION_ERROR', `Session ${this.id} is closed; open a new one.`, { reason: 'closed' });
   }
 
   private async callEnv<T>(fn: () => Promise<T>): Promise<T> {
@@ -168,6 +178,17 @@ export class EnvSession {
       throw toProtocolError(err);
     }
   }
+}
+
+/** An env that can stop the work of a step in flight (SQLEnv kills its running query). */
+export interface InterruptibleEnv {
+  interrupt(): void;
+}
+
+/** The env (or the env under its wrappers) if it has `interrupt()`, else undefined. */
+function interruptible(env: Env<unknown, unknown>): InterruptibleEnv | undefined {
+  const inner = env.unwrapped as Partial<InterruptibleEnv>;
+  return typeof inner.interrupt === 'function' ? (inner as InterruptibleEnv) : undefined;
 }
 
 /** Map an error thrown by an env to its wire code: reset-order errors are session errors, the rest execution errors. */

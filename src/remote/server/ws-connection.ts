@@ -59,8 +59,10 @@ export class WsConnection {
     this.ws.on('message', (data, isBinary) => this.enqueue(data, isBinary));
     this.ws.on('pong', () => (this.alive = true));
     this.ws.on('close', () => {
-      // After any in-flight request, so the env is never closed under a running step.
-      void this.chain.then(() => this.session && this.ctx.sessions.close(this.session.id, 'disconnect'));
+      // At once: the session refuses the requests still queued, interrupts the one in flight (a
+      // running query is killed) and closes its env after it. A session still opening is closed
+      // by start() once it opens.
+      if (this.session) void this.ctx.sessions.close(this.session.id, 'disconnect');
     });
     this.ws.on('error', (err) => this.ctx.logger.log('ws_error', { session_id: this.sessionId, message: err.message }));
   }

@@ -3,11 +3,12 @@
  * starts on 127.0.0.1: `python3 -m unittest` (the TRL adapter plays a full episode; the
  * JSON Schema sampler samples SQLEnv-v0's own /schema), then the examples, both against the
  * fixture env and against a real `sqlenv serve --env SQLEnv-v0 --dataset bundled` process (the
- * command the examples' docstrings tell users to run). Runs on $SQLENV_PYTHON, else the system
+ * command the examples' docstrings tell users to run); trl_grpo.py's training run is in
+ * test/python/trl.test.ts. Runs on $SQLENV_PYTHON, else the system
  * interpreter /usr/bin/python3 (where Debian's python3-msgpack and python3-websockets live),
  * else `python3` on PATH; skipped only when none of them runs.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spaceFromJSONSchema } from '../../src/gym/spaces/index.js';
@@ -15,6 +16,7 @@ import { fetchSchema } from '../../src/remote/client/transport.js';
 import { startTestServer } from './fixtures/server.js';
 import { MINI_SQL_ENV_ID } from './fixtures/mini-sql-env.js';
 import { startSqlServer, type SqlTestServer } from './fixtures/sql-server.js';
+import { startServeProcess, type ServeProcess } from './fixtures/serve-process.js';
 
 const PYTHON = process.env['SQLENV_PYTHON'] ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
 const python = spawnSync(PYTHON, ['--version']).status === 0;
@@ -27,7 +29,7 @@ let server: Server;
 /** SQLEnv-v0 in this process, for the unittest suite's episodes on the real env. */
 let sql: SqlTestServer;
 /** `sqlenv serve --env SQLEnv-v0 --dataset bundled` as a process, for the examples. */
-let cli: { child: ChildProcessWithoutNullStreams; url: string; log: () => string };
+let cli: ServeProcess;
 
 function py(args: string[], cwd: string, env: Record<string, string> = {}) {
   // Async spawn: the servers run in this process, spawnSync would block them.
@@ -40,36 +42,18 @@ function py(args: string[], cwd: string, env: Record<string, string> = {}) {
   });
 }
 
-/** Start `sqlenv serve ARGS` from the TypeScript sources; resolves once it prints its address. */
-function serve(args: string[]): Promise<typeof cli> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args]);
-  let log = '';
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (d: Buffer) => {
-      log += d.toString();
-      const m = /on (http:\/\/[\d.]+:\d+)/.exec(log);
-      if (m) resolve({ child, url: m[1]!, log: () => log });
-    });
-    child.once('exit', (code) => reject(new Error(`sqlenv serve exited with ${code}: ${log}`)));
-  });
-}
-
 describe.runIf(python)('Python client', () => {
   beforeAll(async () => {
     [server, sql, cli] = await Promise.all([
       startTestServer({ envId: MINI_SQL_ENV_ID, maxSessions: 16 }),
       startSqlServer('smoke', { maxSessions: 4 }),
-      serve(['--env', 'SQLEnv-v0', '--dataset', 'bundled', '--port', '0', '--query-workers', '1', '--max-sessions', '8']),
+      startServeProcess(['--env', 'SQLEnv-v0', '--dataset', 'bundled', '--port', '0', '--query-workers', '1', '--max-sessions', '8']),
     ]);
   });
   afterAll(async () => {
     await server?.close();
     await sql?.close();
-    if (cli && cli.child.exitCode === null) {
-      const exited = new Promise<number | null>((resolve) => cli.child.once('exit', resolve));
-      cli.child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    }
+    if (cli) expect(await cli.stop()).toBe(0);
   });
 
   it('passes its unittest suite against live servers (TRL adapter episodes, JSON Schema sampler on SQLEnv-v0)', async () => {
@@ -131,17 +115,6 @@ describe.runIf(python)('Python client', () => {
     expect(out).toMatch(/query: \| count\(\*\) \| \| --- \| \| \d+ \|/);
     expect(out).toMatch(/episode 0: return [\d.-]+ in 3 steps, correct=(True|False)/);
     expect(out).toMatch(/episode 1: return [\d.-]+ in 3 steps/);
-  });
-
-  it('runs examples/python/trl_grpo.py against `sqlenv serve` (its stdlib server check always; training only when TRL is installed)', async () => {
-    const { code, out } = await py(['examples/python/trl_grpo.py'], '.', { SQLENV_URL: cli.url, EPISODES: '8' });
-    expect(out).toMatch(/server ok: .* serves tools answer, describe, query, sample; describe\(\w+\) -> ok/);
-    if (/needs: /.test(out)) {
-      expect(out).toMatch(/trl_grpo\.py needs: .*trl/);
-      expect(code).toBe(1);
-    } else {
-      expect(code, out).toBe(0);
-    }
   });
 
   it('trl_grpo.py names an unreachable server instead of failing later', async () => {

@@ -31,12 +31,43 @@ class GymEnvTest(unittest.TestCase):
         space = JsonSchemaSpace(SQLENV_ACTION, seed=5)
         first = [space.sample() for _ in range(30)]
         self.assertTrue(all(space.contains(a) and a in space for a in first))
-        self.assertEqual(space.seed(5), [5])
+        # What Gymnasium's own spaces return: an int since Gymnasium 1.0 (a list before).
+        from gymnasium import spaces
+
+        self.assertEqual(space.seed(5), spaces.Discrete(2).seed(5))
         self.assertEqual(first, [space.sample() for _ in range(30)])
         self.assertNotIn({"name": "describe", "arguments": {}}, space)
         for kind, schema in SPACE_SCHEMAS.items():
             other = JsonSchemaSpace(schema)
             self.assertTrue(other.contains(other.sample()), kind)
+
+    def test_text_spaces_keep_the_schema_charset(self) -> None:
+        from gymnasium import spaces
+
+        from sqlenv_client.gym_env import AnyText, space_from_schema
+
+        anything = space_from_schema({"type": "string", "minLength": 0, "maxLength": 20, "x-space": "Text", "x-charset": "any"})
+        self.assertIsInstance(anything, AnyText)
+        for text in ["", "SELECT * FROM t;", "héllo ✓ | a | b |\n"]:
+            self.assertIn(text, anything)
+        self.assertNotIn("x" * 21, anything)
+        self.assertNotIn(3, anything)
+        self.assertIn(anything.sample(), anything)
+        digits = space_from_schema({"type": "string", "minLength": 1, "maxLength": 4, "x-space": "Text", "x-charset": "0123"})
+        self.assertEqual(digits, spaces.Text(4, min_length=1, charset="0123"))
+        self.assertIn("0312", digits)
+        self.assertNotIn("0a", digits)
+
+    def test_seed_returns_an_int_that_gymnasium_vector_seeding_accepts(self) -> None:
+        from sqlenv_client.gym_env import JsonSchemaSpace
+
+        space = JsonSchemaSpace(SQLENV_ACTION)
+        seeded = space.seed(7)
+        first = space.sample()
+        space.seed(seeded if isinstance(seeded, int) else seeded[0])
+        self.assertEqual(space.sample(), first)
+        self.assertEqual(JsonSchemaSpace(SQLENV_ACTION), space)
+        self.assertNotEqual(JsonSchemaSpace(SPACE_SCHEMAS["Discrete"]), space)
 
     @unittest.skipUnless(SQL_URL, "SQLENV_SQL_URL is not set (the vitest runner sets it)")
     def test_action_space_sample_steps_sqlenv(self) -> None:

@@ -1,0 +1,60 @@
+/**
+ * The interpreter of the Python venv with the real frameworks (see scripts/python-venv.sh and
+ * test/python/global-setup.ts), for the tests that run them.
+ *
+ * Returns the interpreter's path; `undefined` only when there is no local Python index, after
+ * saying loudly which test file skips and why. Throws (failing the test file) when the venv
+ * could not be built or `SQLENV_PYTHON` points at an interpreter without the modules named —
+ * those are failures, not reasons to skip.
+ *
+ * @example
+ * const PYTHON = frameworkPython('Gymnasium check_env', ['gymnasium']);
+ * describe.runIf(PYTHON)('Gymnasium', () => { ... spawn(PYTHON!, [...]) ... });
+ */
+import { spawn, spawnSync } from 'node:child_process';
+
+export function frameworkPython(what: string, modules: readonly string[]): string | undefined {
+  const env = process.env;
+  if (env['SQLENV_PYTHON_ERROR']) throw new Error(`${what}: the Python venv is not usable: ${env['SQLENV_PYTHON_ERROR']}`);
+  const python = env['SQLENV_PYTHON'];
+  if (!python) {
+    const why = env['SQLENV_PYTHON_SKIP'] ?? 'SQLENV_PYTHON is not set (run the tests through vitest, whose global setup finds the venv)';
+    console.warn(`*** SKIP ${what}: ${why} ***`);
+    return undefined;
+  }
+  const check = spawnSync(
+    python,
+    ['-c', 'import importlib.util, sys; print(" ".join(m for m in sys.argv[1:] if importlib.util.find_spec(m) is None))', ...modules],
+    { encoding: 'utf8' },
+  );
+  if (check.status !== 0) throw new Error(`${what}: SQLENV_PYTHON=${python} does not run: ${check.error?.message ?? check.stderr}`);
+  const missing = check.stdout.trim();
+  if (missing) {
+    throw new Error(`${what}: SQLENV_PYTHON=${python} lacks ${missing}; unset SQLENV_PYTHON to use scripts/python-venv.sh's venv, or install them there`);
+  }
+  return python;
+}
+
+/** What a Python run printed (stdout and stderr interleaved) and its exit code. */
+export interface PythonRun {
+  code: number;
+  out: string;
+}
+
+/**
+ * Run `python ARGS` in `cwd` without blocking the event loop (servers under test may live in this
+ * process), with `PYTHONDONTWRITEBYTECODE` set so runs leave no `__pycache__` in the tree.
+ *
+ * @example
+ * const { code, out } = await runPython(PYTHON, ['-m', 'unittest', 'tests.frameworks_gymnasium', '-v'], 'clients/python', { SQLENV_URL: url });
+ */
+export function runPython(python: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<PythonRun> {
+  return new Promise((resolve) => {
+    const child = spawn(python, args, { cwd, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', ...env } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', (err) => resolve({ code: -1, out: `${out}${String(err)}` }));
+    child.on('close', (code) => resolve({ code: code ?? -1, out }));
+  });
+}

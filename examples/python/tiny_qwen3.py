@@ -39,15 +39,27 @@ TOOL_CALLS = [
 ]
 
 
-def tiny_qwen3_config(vocab_size: int, eos_token_id: int, pad_token_id: int):
-    """The shape: 2 layers, width 64, 4 query / 2 key-value heads (grouped-query attention, as Qwen3)."""
+#: Attention window of the taught model: each layer sees the last WINDOW tokens, so with
+#: LAYERS layers a token depends on at most LAYERS * WINDOW tokens before it.
+WINDOW = 32
+LAYERS = 2
+
+
+def tiny_qwen3_config(vocab_size: int, eos_token_id: int, pad_token_id: int, window: Optional[int] = WINDOW):
+    """The shape: 2 layers, width 64, 4 query / 2 key-value heads (grouped-query attention, as Qwen3).
+
+    ``window``: sliding-window attention in every layer (Qwen3's ``use_sliding_window``), or
+    ``None`` for full attention. With a window, what the model writes depends only on the last
+    ``LAYERS * window`` tokens, so teaching it on those few tokens teaches it for any prompt
+    (RoPE scores depend on relative positions only): seconds of fitting instead of minutes.
+    """
     from transformers import Qwen3Config
 
     return Qwen3Config(
         vocab_size=vocab_size,
         hidden_size=64,
         intermediate_size=192,
-        num_hidden_layers=2,
+        num_hidden_layers=LAYERS,
         num_attention_heads=4,
         num_key_value_heads=2,
         head_dim=16,
@@ -59,6 +71,9 @@ def tiny_qwen3_config(vocab_size: int, eos_token_id: int, pad_token_id: int):
         pad_token_id=pad_token_id,
         bos_token_id=None,
         torch_dtype="float32",
+        use_sliding_window=window is not None,
+        sliding_window=window,
+        max_window_layers=0,  # every layer slides
     )
 
 
@@ -104,6 +119,9 @@ def teach_tool_calls(model, tokenizer, calls: Sequence[dict], prompts: Sequence[
         for call in calls:
             head = tokenizer.apply_chat_template([{"role": "user", "content": prompt}], tools=tools, add_generation_prompt=True, tokenize=False)
             prompt_ids = tokenizer(head, add_special_tokens=False)["input_ids"]
+            if model.config.sliding_window is not None:
+                # All the model can see from where the completion starts: the rest cannot matter.
+                prompt_ids = prompt_ids[-model.config.num_hidden_layers * model.config.sliding_window :]
             completion_ids = tokenizer(tool_call_text(call), add_special_tokens=False)["input_ids"]
             examples.append((prompt_ids, completion_ids))
     # All examples in one padded batch per step; prompt and padding positions are not scored.

@@ -15,7 +15,7 @@ from .http_session import HttpSession
 from .json_schema import JsonSchemaSampler, json_schema_errors, sample_json_schema
 from .render import render_text
 from .step_result import StepResult
-from .trl_env import SQLEnvToolEnv, env_reward, tolerant_tool
+from .trl_env import SQLEnvToolEnv, tolerant_tool
 from .ws_session import WsSession, websockets_available
 
 __all__ = [
@@ -29,7 +29,6 @@ __all__ = [
     "StepResult",
     "WsSession",
     "connect",
-    "env_reward",
     "is_session_lost",
     "json_schema_errors",
     "render_text",

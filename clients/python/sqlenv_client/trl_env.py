@@ -1,9 +1,13 @@
 """A TRL ``environment_factory`` class for SQLEnv served by ``sqlenv serve``.
 
-TRL's GRPOTrainer builds one instance per rollout with a no-argument constructor, calls
-``reset(**row)`` with the dataset row, offers every other public method as a tool (its JSON
-schema comes from the signature's type hints and the docstring's ``Args:`` section), and calls
-``method(**arguments)`` with whatever the model produced.
+The contract, as TRL 1.13's GRPOTrainer reads it: it builds instances with a no-argument
+constructor (one per concurrent rollout, pooled and reused across training steps, also under a
+``{name: factory}`` dict), calls ``reset(**row)`` with the dataset row before each rollout and
+appends the returned text to the prompt's last message, offers every other public method as a
+tool (its JSON schema comes from the signature's type hints and the docstring's ``Args:``
+section), calls ``method(**arguments)`` with whatever the model produced, and scores each finished
+rollout with ``get_reward()`` — by itself, as a reward source of weight 1: passing a reward
+function that returns the same reward would count it twice.
 
 The seed's training collapsed there: the model passed extra ``null`` arguments, a strict
 signature raised ``TypeError``, and the model learned nothing. So every tool here accepts
@@ -102,7 +106,7 @@ class SQLEnvToolEnv:
         return self._done
 
     def get_reward(self) -> float:
-        """The episode's reward, for TRL's reward functions."""
+        """The episode's reward so far (TRL 1.13 calls it once per finished rollout, as a reward source)."""
         return self._reward
 
     def reset(self, **row: Any) -> str:
@@ -178,12 +182,3 @@ class SQLEnvToolEnv:
             text += f"\nEpisode over. Reward: {self._reward:.3f}."
         return text
 
-
-def env_reward(environments: List[SQLEnvToolEnv], **kwargs: Any) -> List[float]:
-    """A TRL reward function: each rollout's episode reward.
-
-    Example::
-
-        GRPOTrainer(..., environment_factory=SQLEnvToolEnv, reward_funcs=[env_reward])
-    """
-    return [env.reward for env in environments]

@@ -4,7 +4,7 @@ import re
 import unittest
 from typing import Any, Dict
 
-from sqlenv_client import SQLEnvToolEnv, env_reward
+from sqlenv_client import SQLEnvToolEnv
 
 from ._server import require_server
 
@@ -61,7 +61,6 @@ class TrlEpisodeTest(unittest.TestCase):
         self.assertAlmostEqual(env.reward, 0.02 + 0.02 - 0.05 + 0.05 + 1.0)
         self.assertEqual(env.get_reward(), env.reward)
         self.assertIn("episode is over", env.query(sql="SELECT 1"))
-        self.assertEqual(env_reward([env]), [env.reward])
 
         # A new episode on the same instance starts from zero.
         env.reset(question_id="q1")

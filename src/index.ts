@@ -21,3 +21,4 @@ export * from './remote/index.js';
 export * as onnx from './onnx/index.js';
 export * as lm from './lm/index.js';
 export * as train from './train/index.js';
+export * as recipes from './recipes/index.js';

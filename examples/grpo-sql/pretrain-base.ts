@@ -32,7 +32,7 @@ import { learningRateAt } from '../../src/train/optim/lr-schedule.js';
 import { promptToolsOf } from '../../src/train/rollout/rollout-task.js';
 import { actionToAssistantText, type SftSequence } from '../../src/train/sft/oracle-trajectories.js';
 import { sftBatches, sftStep } from '../../src/train/sft/sft-epoch.js';
-import { createSqlTrainingSetup } from '../../src/train/tasks/sql-training-setup.js';
+import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
 import { runWhenExecuted } from '../run-when-executed.js';
 
 /** Shape and schedule of the pre-training run; the defaults built the committed model. */

@@ -146,7 +146,8 @@ async function logprobsCommand(argv: string[]): Promise<number> {
   const policy = await Policy.create(model, await policyOptions(model, values.adapter));
   try {
     const [logprobs] = await policy.logprobs([tokens]);
-    const list = Array.from(logprobs!);
+    // One line per scored token: token 0 has no context (its entry is 0) and is not printed.
+    const list = Array.from(logprobs!).slice(1);
     console.log(values.json ? JSON.stringify({ logprobs: list }) : list.join('\n'));
   } finally {
     await policy.close();
@@ -166,7 +167,7 @@ async function gradCommand(argv: string[]): Promise<number> {
   const policy = await Policy.create(model, { train: 'full' });
   try {
     // Weight −1 on every scored token: the objective is −Σ log p, the negative log-likelihood itself.
-    const { gradients, objective: nll } = await policy.backward([tokens], [new Array<number>(tokens.length - 1).fill(-1)]);
+    const { gradients, objective: nll } = await policy.backward([tokens], [new Array<number>(tokens.length).fill(-1)]);
     await writeSafetensors(out, gradients, { metadata: { format: 'pt', objective: 'negative log-likelihood', value: String(nll) } });
     console.log(`wrote ${gradients.size} gradients to ${out} (negative log-likelihood ${nll.toFixed(6)})`);
   } finally {

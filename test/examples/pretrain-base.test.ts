@@ -7,7 +7,7 @@ import { loadModel } from '../../src/lm/model/language-model.js';
 import { packageRoot } from '../../src/lm/package-root.js';
 import { SafetensorsFile } from '../../src/lm/safetensors/reader.js';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
-import { resolveModelDir } from '../../src/train/tasks/sql-training-setup.js';
+import { resolveModelDir } from '../../src/train/policy/create-policy.js';
 
 describe('examples/grpo-sql/pretrain-base.ts', () => {
   it('pre-trains a small model on train questions and writes a loadable model directory, atomically', async () => {

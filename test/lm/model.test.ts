@@ -48,13 +48,15 @@ describe('scoring', () => {
   it('gives the same log-probs batched (left-padded) as one at a time', async () => {
     const [la, lb] = await policy.logprobs([a, b]);
     const [alone] = await policy.logprobs([b]);
-    expect(la).toHaveLength(a.length - 1);
+    // Token-aligned: entry t scores token t; token 0 has no context and scores 0.
+    expect(la).toHaveLength(a.length);
+    expect(la![0]).toBe(0);
     close(lb!, alone!, 1e-5);
-    expect([...la!].every((v) => v < 0)).toBe(true);
+    expect([...la!.subarray(1)].every((v) => v < 0)).toBe(true);
   });
 
   it('returns gradients that match central differences', async () => {
-    const weights = [new Array(a.length - 1).fill(-1)];
+    const weights = [new Array(a.length).fill(-1)]; // entry 0 is ignored
     const { objective, gradients } = await policy.backward([a], weights);
     const params = policy.trainableParameters();
     const name = 'model.layers.1.mlp.down_proj.weight';
@@ -102,7 +104,8 @@ describe('generation', () => {
   it('reports log-probs equal to scoring the completed sequence', async () => {
     const [g] = await policy.generate([prompts()[0]!], { maxTokens: 12, temperature: 1, seed: 4, stopTokenIds: [] });
     const [scored] = await policy.logprobs([[...g!.promptTokenIds, ...g!.tokenIds]]);
-    close(g!.logprobs, scored!.slice(g!.promptTokenIds.length - 1), 1e-4);
+    // One convention: a generated token's log-prob sits at that token's index in the scored sequence.
+    close(g!.logprobs, scored!.slice(g!.promptTokenIds.length), 1e-4);
   });
 
   it('samples reproducibly from a seed and honours stop tokens, stop strings and text prompts', async () => {
@@ -150,7 +153,7 @@ describe('LoRA', () => {
       expect(Math.max(...withAdapter!.map((v, i) => Math.abs(v - base![i]!)))).toBeGreaterThan(1e-3);
 
       // dL/dB = scale · dL/dW · Aᵀ, with dL/dW the full gradient at the merged weights.
-      const weights = [new Array(seq.length - 1).fill(-1)];
+      const weights = [new Array(seq.length).fill(-1)];
       const loraGrads = (await lora.backward([seq], weights)).gradients;
       const fullGrads = (await mergedPolicy.backward([seq], weights)).gradients;
       const site = loaded.sites.find((s) => s.projection === 'v_proj')!;
@@ -177,7 +180,7 @@ describe('LoRA', () => {
     const lora = await Policy.create(model, { adapter });
     try {
       const seq = [9, 40, 41, 42, 43, 44, 45];
-      const weights = [new Array(seq.length - 1).fill(1)]; // ascend Σ logprobs
+      const weights = [new Array(seq.length).fill(1)]; // ascend Σ logprobs
       const first = (await lora.backward([seq], weights)).objective;
       for (let step = 0; step < 5; step++) {
         const { gradients } = await lora.backward([seq], weights);

@@ -38,7 +38,7 @@ describe.skipIf(!hasTorch)('against the PyTorch reference', () => {
       const model = await loadModel(join(dir, 'model'));
       const policy = await Policy.create(model, { train: 'full' });
       try {
-        const weights = sequences.map((s) => new Array(s.length - 1).fill(-1));
+        const weights = sequences.map((s) => new Array(s.length).fill(-1));
         const ours = await policy.backward(sequences, weights);
 
         const gradPath = join(dir, 'ref-grad.safetensors');
@@ -48,7 +48,8 @@ describe.skipIf(!hasTorch)('against the PyTorch reference', () => {
         const ref = JSON.parse(run.stdout) as { logprobs: number[][] };
 
         let maxLogprobError = 0;
-        ref.logprobs.forEach((row, b) => row.forEach((v, t) => (maxLogprobError = Math.max(maxLogprobError, Math.abs(v - ours.logprobs[b]![t]!)))));
+        // torch's row t scores token t + 1; ours is token-aligned (entry t scores token t).
+        ref.logprobs.forEach((row, b) => row.forEach((v, t) => (maxLogprobError = Math.max(maxLogprobError, Math.abs(v - ours.logprobs[b]![t + 1]!)))));
 
         const file = await SafetensorsFile.open(gradPath);
         let maxAbs = 0;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { agentTrajectory } from '../../src/train/sft/oracle-trajectories.js';
-import { createSqlTrainingSetup } from '../../src/train/tasks/sql-training-setup.js';
+import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
 
 /** The assistant turns of the SFT trajectory that the run's oracle plays on the first smoke question. */
 async function oracleTurns(overrides: Record<string, unknown>): Promise<{ texts: string[]; correct: boolean }> {

@@ -5,7 +5,7 @@ import { formatDuration, formatProgress } from '../../src/train/metrics/progress
 import { parseMetrics } from '../../src/train/metrics/metrics-log.js';
 import { AdamW } from '../../src/train/optim/adamw.js';
 import { actionToAssistantText } from '../../src/train/sft/oracle-trajectories.js';
-import { compactSystemPrompt, compactTool } from '../../src/train/tasks/sql-task.js';
+import { compactSystemPrompt, compactTool } from '../../envs/sql/training/sql-task.js';
 import { run as trainCli } from '../../src/cli/train.js';
 
 const tools = [

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
-import { createSqlTrainingSetup } from '../../src/train/tasks/sql-training-setup.js';
+import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
 
 describe('env.trainDifficulties and env.evalDifficulties', () => {
   it('defaults to all questions', () => {

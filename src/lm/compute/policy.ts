@@ -76,7 +76,8 @@ export class Policy {
   }
 
   /**
-   * Per-token log-probs of each sequence: entry t is log p(seq[t+1] | seq[..t]).
+   * Per-token log-probs of each sequence, token-aligned: entry t is log p(seq[t] | seq[..t−1]),
+   * entry 0 is 0 (the first token has no context).
    * `reference: true` scores with the frozen base model (adapters off, full-tuning updates ignored).
    */
   async logprobs(sequences: readonly (readonly number[])[], options: { reference?: boolean } = {}): Promise<Float32Array[]> {
@@ -86,7 +87,7 @@ export class Policy {
 
   /**
    * Log-probs as {@link logprobs} does, plus with `entropy: true` the entropy of the full
-   * next-token distribution at each scored position (entry t: H(p(· | seq[..t]))).
+   * distribution each token was drawn from (entry t: H(p(· | seq[..t−1])), entry 0 is 0).
    */
   async score(sequences: readonly (readonly number[])[], options: { reference?: boolean; entropy?: boolean } = {}): Promise<ScoreResult> {
     return scoreSequences(this.engine, this.rope, sequences, { ...this.computeOptions(options.reference ?? false), entropy: options.entropy ?? false });
@@ -94,7 +95,8 @@ export class Policy {
 
   /**
    * Log-probs and the gradient of `Σ weights · logprobs` for the trainable parameters. Pass
-   * `weights[b][t] = ∂loss/∂logprob[b][t]` (zero for masked tokens) to get ∂loss/∂θ; e.g. −1 on
+   * `weights[b][t] = ∂loss/∂logprob[b][t]` (token-aligned, length n, entry 0 ignored; zero for
+   * masked tokens) to get ∂loss/∂θ; e.g. −1 on
    * every completion token gives the gradient of the negative log-likelihood. With
    * `entropyWeights` (∂loss/∂entropy, same layout) the entropy of each position's next-token
    * distribution joins the objective, as an entropy bonus needs.

@@ -5,12 +5,15 @@ import { accumulatorName, nextName, onnxTensor, type OnnxHostTensor, type Reside
 import { attentionBias, checkTokenIds, packLeft, positionsFromMask, type RopeCache } from './batch.js';
 import type { ModelEngine, WeightSource } from './engine.js';
 
-/** Scores of one batch: per sequence, log p(ids[t+1] | ids[..t]) for t = 0..n−2. */
+/**
+ * Scores of one batch, token-aligned (the convention of `lm` and `train` alike): per sequence of
+ * n tokens, n entries, entry t = log p(ids[t] | ids[..t−1]); entry 0 has no context and is 0.
+ */
 export interface ScoreResult {
   readonly logprobs: Float32Array[];
   /**
-   * When asked for: per sequence, the entropy (nats) of the full next-token distribution
-   * p(· | ids[..t]) for t = 0..n−2 (aligned with `logprobs`).
+   * When asked for: per sequence, entry t = the entropy (nats) of the full distribution that
+   * token t was drawn from, p(· | ids[..t−1]) (aligned with `logprobs`; entry 0 is 0).
    */
   readonly entropies?: Float32Array[];
 }
@@ -47,9 +50,16 @@ function scoringFeeds(sequences: readonly (readonly number[])[], padId: number, 
   };
 }
 
-/** Per-sequence slices of the [B, T] log-prob output (only real positions with a real target). */
+/**
+ * Per-sequence, token-aligned rows of a [B, T] output. The graph's position p scores the token at
+ * p + 1 (its target), so the row of a sequence is 0 followed by its real positions' values.
+ */
 function unpack(values: Float32Array, sequences: readonly (readonly number[])[], padding: readonly number[], T: number): Float32Array[] {
-  return sequences.map((seq, b) => values.slice(b * T + padding[b]!, b * T + padding[b]! + seq.length - 1));
+  return sequences.map((seq, b) => {
+    const row = new Float32Array(seq.length);
+    row.set(values.subarray(b * T + padding[b]!, b * T + padding[b]! + seq.length - 1), 1);
+    return row;
+  });
 }
 
 /**
@@ -77,14 +87,17 @@ export async function scoreSequences(
   };
 }
 
-/** Weight rows laid out like the graph's [B, T] (left-padded) positions. */
+/**
+ * Token-aligned weight rows (entry t weighs token t; entry 0 is ignored: token 0 is not scored)
+ * laid out like the graph's [B, T] left-padded positions, where position p scores token p + 1.
+ */
 function packWeights(name: string, sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], padding: readonly number[], T: number): Float32Array {
   if (weights.length !== sequences.length) throw new RangeError(`got ${weights.length} ${name} rows for ${sequences.length} sequences`);
   const packed = new Float32Array(sequences.length * T);
   sequences.forEach((seq, b) => {
     const w = weights[b]!;
-    if (w.length !== seq.length - 1) throw new RangeError(`sequence ${b} has ${seq.length - 1} scored tokens but ${w.length} ${name}`);
-    for (let t = 0; t < w.length; t++) packed[b * T + padding[b]! + t] = w[t]!;
+    if (w.length !== seq.length) throw new RangeError(`sequence ${b} has ${seq.length} tokens but ${w.length} ${name} (one per token; entry 0 is ignored)`);
+    for (let t = 1; t < w.length; t++) packed[b * T + padding[b]! + t - 1] = w[t]!;
   });
   return packed;
 }
@@ -100,13 +113,13 @@ function weightedFeeds(engine: ModelEngine, rope: RopeCache, sequences: readonly
 
 /**
  * Log-probabilities and the gradient of `Σ weights · logprobs` with respect to the base
- * weights (`target: 'base'`) or the adapter (`'lora'`). `weights[b]` has one entry per scored
- * token of sequence b (length n−1); zeros mask tokens out of the loss. With `entropyWeights`
+ * weights (`target: 'base'`) or the adapter (`'lora'`). `weights[b]` is token-aligned like the
+ * log-probs: one entry per token of sequence b (length n, entry 0 ignored); zeros mask tokens out of the loss. With `entropyWeights`
  * (same layout) the objective also gets `Σ entropyWeights · entropies` — the entropy of each
  * position's full next-token distribution — and the result carries the entropies.
  *
  * @example
- * const r = await gradSequences(engine, rope, [[1, 2, 3]], [[-1, -1]], { target: 'base' }); // gradient of the NLL
+ * const r = await gradSequences(engine, rope, [[1, 2, 3]], [[0, -1, -1]], { target: 'base' }); // gradient of the NLL
  */
 export async function gradSequences(
   engine: ModelEngine,

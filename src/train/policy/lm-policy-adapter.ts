@@ -1,7 +1,8 @@
 /**
  * Adapts the language-model layer's `Policy` (ONNX graphs, LoRA or full tuning) to the
- * trainer's {@link TrainablePolicy}: index conventions, gradient accumulation into host
- * buffers, batched generation grouped by length limit, and the chat codec.
+ * trainer's {@link TrainablePolicy}: gradient accumulation into host buffers, batched
+ * generation grouped by length limit, and the chat codec. Both layers index log-probs by token
+ * (entry t scores token t, entry 0 is 0), so scores and weights pass through unshifted.
  */
 import type { Rng } from '../../gym/rng.js';
 import type { Policy } from '../../lm/compute/policy.js';
@@ -12,9 +13,7 @@ import type { ChatCodec, GenerateRequest, GenerateResult, TokenScores, Trainable
 /**
  * A trainable policy backed by an ONNX transformer.
  *
- * The LM layer's log-prob arrays are shifted by one (entry t scores token t+1); this adapter
- * converts to the trainer's convention (entry t scores token t, entry 0 is 0). With
- * `score(..., { entropy: true })` it returns the exact entropy of the full next-token
+ * With `score(..., { entropy: true })` it returns the exact entropy of the full next-token
  * distribution at every position (computed in the scoring graph), and `backward` with entropy
  * weights differentiates that entropy too, so `grpo.loss.entropyCoef` is a real entropy bonus.
  *
@@ -72,19 +71,13 @@ export class LmTrainablePolicy implements TrainablePolicy {
 
   async score(sequences: readonly (readonly number[])[], options: { reference?: boolean; entropy?: boolean } = {}): Promise<TokenScores[]> {
     const { logprobs, entropies } = await this.lm.score(sequences, { reference: options.reference ?? false, entropy: options.entropy ?? false });
-    const shift = (values: Float32Array, i: number): Float32Array => {
-      const out = new Float32Array(sequences[i]!.length);
-      out.set(values, 1);
-      return out;
-    };
-    return logprobs.map((lp, i) => (entropies ? { logprobs: shift(lp, i), entropies: shift(entropies[i]!, i) } : { logprobs: shift(lp, i) }));
+    return logprobs.map((lp, i) => (entropies ? { logprobs: lp, entropies: entropies[i]! } : { logprobs: lp }));
   }
 
   async backward(sequences: readonly (readonly number[])[], logprobWeights: readonly Float64Array[], entropyWeights?: readonly Float64Array[]): Promise<void> {
-    const weights = logprobWeights.map((w) => Float32Array.from(w.subarray(1)));
     // The entropy graph costs extra vocabulary-sized buffers: use it only for a non-zero bonus.
     const withEntropy = entropyWeights !== undefined && entropyWeights.some((w) => w.some((v) => v !== 0));
-    const { gradients } = await this.lm.backward(sequences, weights, withEntropy ? { entropyWeights: entropyWeights.map((w) => Float32Array.from(w.subarray(1))) } : {});
+    const { gradients } = await this.lm.backward(sequences, logprobWeights, withEntropy ? { entropyWeights } : {});
     for (const p of this.params) {
       const g = gradients.get(p.name);
       if (!g) continue;

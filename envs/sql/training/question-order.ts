@@ -1,11 +1,11 @@
 /**
- * The order in which a training run visits a split's questions. Datasets are stored grouped by
+ * The order in which a training run (or an evaluation) visits a split's questions. Datasets are stored grouped by
  * database and template, so "the first 40 questions" of a split are one database's easy ones: an
  * SFT set or an evaluation sample taken from the front would be neither varied nor
  * representative. A fixed shuffle (the same for every run seed, so every seed is evaluated on
  * the same questions) makes any prefix a fair sample of databases and difficulties.
  */
-import { Rng } from '../../gym/rng.js';
+import { Rng } from '../../../src/gym/rng.js';
 
 /** Seed of the shuffle; fixed so evaluation samples do not change with the run's seed. */
 const ORDER_SEED = 0x5eed;

@@ -1,12 +1,37 @@
 /**
  * The rollout task for SQLEnv: the system prompt, the four tools, and how SQLEnv observations
- * become the first user message and the tool responses.
+ * become the first user message and the tool responses. It is the environment's description of
+ * itself to a language-model trainer; it has the shape of the trainer's `RolloutTask` without
+ * importing the trainer (the environment does not depend on it).
  */
-import { renderObservation } from '../../../envs/sql/observation/render-observation.js';
-import type { SqlObservation } from '../../../envs/sql/observation/sql-observation.js';
-import { SQL_TOOLS } from '../../../envs/sql/tools/registry.js';
-import type { PolicyTool } from '../policy/trainable-policy.js';
-import type { RolloutTask } from '../rollout/rollout-task.js';
+import { renderObservation } from '../observation/render-observation.js';
+import type { SqlObservation } from '../observation/sql-observation.js';
+import { SQL_TOOLS } from '../tools/registry.js';
+
+/** A tool as a chat template shows it to the model. */
+export interface PromptTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/**
+ * The text interface between a policy and SQLEnv (the shape of the trainer's `RolloutTask<SqlObservation>`).
+ */
+export interface SqlRolloutTask {
+  systemPrompt: string;
+  tools: PromptTool[];
+  /** False when the system prompt lists the tools itself (compact tools). */
+  toolsInPrompt: boolean;
+  /** The first user message: the question and the schema. */
+  renderInitial(obs: SqlObservation): string;
+  /** The tool-response text after a step. */
+  renderStepResult(obs: SqlObservation): string;
+  /** The question, for traces. */
+  questionOf(obs: SqlObservation): string;
+  /** Episode i of a split plays question i of the visiting order. */
+  episodeSpec(index: number, split: string): { seed: number; options: { questionId: string } };
+}
 
 /** The system prompt of SQLEnv episodes. */
 export const SQL_SYSTEM_PROMPT =
@@ -30,7 +55,7 @@ export function renderSqlStepResult(obs: SqlObservation): string {
  * A short system prompt that lists the tools as signatures, e.g. `describe(table_name)`, and
  * shows the call format once: about a tenth of the tokens of the full JSON Schemas.
  */
-export function compactSystemPrompt(tools: readonly PolicyTool[]): string {
+export function compactSystemPrompt(tools: readonly PromptTool[]): string {
   const signatures = tools.map((t) => `${t.name}(${Object.keys((t.parameters['properties'] ?? {}) as object).join(', ')})`);
   return `${SQL_SYSTEM_PROMPT}\nTools: ${signatures.join(', ')}.\nFormat: <tool_call>{"name": "describe", "arguments": {"table_name": "t"}}</tool_call>`;
 }
@@ -39,7 +64,7 @@ export function compactSystemPrompt(tools: readonly PolicyTool[]): string {
  * A tool with only its argument names and types and the first sentence of its description:
  * the same calls are valid, at a fraction of the prompt tokens.
  */
-export function compactTool(tool: { name: string; description: string; parameters: unknown }): PolicyTool {
+export function compactTool(tool: { name: string; description: string; parameters: unknown }): PromptTool {
   const schema = tool.parameters as { properties?: Record<string, { type?: unknown }>; required?: string[] };
   const properties: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema.properties ?? {})) properties[k] = { type: v.type ?? 'string' };
@@ -58,8 +83,8 @@ export function compactTool(tool: { name: string; description: string; parameter
  * const task = sqlRolloutTask(() => dataset.questions.map((q) => q.id));
  * ```
  */
-export function sqlRolloutTask(questionIds: (split: string) => readonly string[], options: { compactTools?: boolean } = {}): RolloutTask<SqlObservation> {
-  const tools: PolicyTool[] = SQL_TOOLS.map((t) => (options.compactTools ? compactTool(t) : { name: t.name, description: t.description, parameters: t.parameters as Record<string, unknown> }));
+export function sqlRolloutTask(questionIds: (split: string) => readonly string[], options: { compactTools?: boolean } = {}): SqlRolloutTask {
+  const tools: PromptTool[] = SQL_TOOLS.map((t) => (options.compactTools ? compactTool(t) : { name: t.name, description: t.description, parameters: t.parameters as Record<string, unknown> }));
   const compact = options.compactTools === true;
   return {
     systemPrompt: compact ? compactSystemPrompt(tools) : SQL_SYSTEM_PROMPT,

@@ -1,0 +1,119 @@
+/**
+ * A SQLEnv training run, built from a config: datasets for the train and held-out splits,
+ * SQLEnv instances sharing one query pool, the SQL rollout task, the configured policy, and the
+ * oracle agent for SFT. It joins the environment (envs/sql) and the generic trainer (src/train);
+ * `sqlenv train`, the bundled example and the benchmarks build their runs here.
+ */
+import { OracleAgent } from '../../envs/sql/agents/oracle-agent.js';
+import { parseDatasetSource } from '../../envs/sql/datasets/dataset-source.js';
+import { loadDataset } from '../../envs/sql/datasets/load-dataset.js';
+import type { SqlDataset } from '../../envs/sql/datasets/sql-dataset.js';
+import type { SqlObservation } from '../../envs/sql/observation/sql-observation.js';
+import { QueryPool } from '../../envs/sql/sandbox/query-pool.js';
+import { SQLEnv, type SqlEnvOptions } from '../../envs/sql/sql-env.js';
+import { representativeOrder } from '../../envs/sql/training/question-order.js';
+import { sqlRolloutTask } from '../../envs/sql/training/sql-task.js';
+import type { LanguageModel } from '../lm/model/language-model.js';
+import type { TinyModelOptions } from '../lm/tiny/create.js';
+import type { TrainConfig } from '../train/config/schema.js';
+import { createTrainablePolicy } from '../train/policy/create-policy.js';
+import type { LmTrainablePolicy } from '../train/policy/lm-policy-adapter.js';
+import type { TrainingSetup } from '../train/run/run-types.js';
+import { RecipeError } from './recipe-error.js';
+
+/** A built SQLEnv training setup and the resources it owns. */
+export interface SqlTrainingResources {
+  setup: TrainingSetup<SqlObservation>;
+  model: LanguageModel;
+  datasets: Map<string, SqlDataset>;
+  /** A split's environment as the run builds it (env.kwargs, step budget, shared query pool); `setup.makeEnv` is this one. */
+  makeEnv(split: string): SQLEnv;
+  /** Closes the policy, datasets and query pool. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Whether scripted agents must answer with SQL: the run's env judges answers as SQL
+ * (`env.kwargs.answerMode: 'sql'`), so the oracle answers the way the environment judges.
+ *
+ * @example
+ * ```ts
+ * answersWithSql(resolveTrainConfig({ env: { kwargs: { answerMode: 'sql' } } })); // true
+ * ```
+ */
+export function answersWithSql(config: TrainConfig): boolean {
+  return (config.env.kwargs as SqlEnvOptions).answerMode === 'sql';
+}
+
+/**
+ * Builds the datasets, envs, policy and oracle for a SQLEnv run.
+ *
+ * @example
+ * ```ts
+ * const res = await createSqlTrainingSetup(config);
+ * try { await runTraining(res.setup); } finally { await res.close(); }
+ * ```
+ */
+export async function createSqlTrainingSetup(
+  config: TrainConfig,
+  options: { tinyModel?: TinyModelOptions; print?: (line: string) => void } = {},
+): Promise<SqlTrainingResources> {
+  const pool = new QueryPool({ size: 2 });
+  const datasets = new Map<string, SqlDataset>();
+  let policy: LmTrainablePolicy | undefined;
+  const close = async () => {
+    await policy?.dispose();
+    policy = undefined;
+    for (const d of datasets.values()) await d.close();
+    datasets.clear();
+    await pool.close();
+  };
+  try {
+    const source = parseDatasetSource(config.env.dataset);
+    for (const split of new Set([config.env.trainSplit, ...config.env.evalSplits])) {
+      datasets.set(split, await loadDataset(source, split, { pool }));
+    }
+    const configured = await createTrainablePolicy(config, options.tinyModel ? { tinyModel: options.tinyModel } : {});
+    policy = configured.policy;
+    const dataset = (split: string) => {
+      const d = datasets.get(split);
+      if (!d) throw new RecipeError(`split "${split}" was not loaded; add it to env.evalSplits or env.trainSplit`);
+      return d;
+    };
+    // A curriculum narrows the train split (trainDifficulties) and the held-out splits (evalDifficulties) to some tiers.
+    const idsBySplit = new Map<string, string[]>();
+    const questionIds = (split: string): string[] => {
+      let ids = idsBySplit.get(split);
+      if (!ids) {
+        const option = split === config.env.trainSplit ? 'trainDifficulties' : 'evalDifficulties';
+        const difficulties = new Set(config.env[option]);
+        const all = dataset(split).questions;
+        const kept = representativeOrder(difficulties.size > 0 ? all.filter((q) => difficulties.has(q.difficulty ?? '')) : all);
+        if (kept.length === 0) throw new RecipeError(`env.${option} ${[...difficulties].join(', ')}: no question of split "${split}" has one of these difficulties`);
+        ids = kept.map((q) => q.id);
+        idsBySplit.set(split, ids);
+      }
+      return ids;
+    };
+    const envOptions = (split: string): SqlEnvOptions => ({ ...(config.env.kwargs as SqlEnvOptions), dataset: dataset(split), stepBudget: config.env.stepBudget, pool });
+    const makeEnv = (split: string): SQLEnv => new SQLEnv(envOptions(split));
+    const setup: TrainingSetup<SqlObservation> = {
+      config,
+      policy,
+      task: sqlRolloutTask(questionIds, { compactTools: config.env.compactTools }),
+      makeEnv,
+      questionCount: (split) => questionIds(split).length,
+      makeOracle: () =>
+        new OracleAgent(dataset(config.env.trainSplit), {
+          stepBudget: config.env.stepBudget,
+          describeTables: config.sft.describeTables,
+          answerWithSql: answersWithSql(config),
+        }),
+      ...(options.print ? { print: options.print } : {}),
+    };
+    return { setup, model: configured.model, datasets, makeEnv, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

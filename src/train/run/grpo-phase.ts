@@ -1,0 +1,96 @@
+/**
+ * The GRPO phase: from the step after the last checkpoint to `grpo.steps`, each step sampled,
+ * credited and applied by `grpoStep`, then recorded (metrics, alarms, traces, progress),
+ * evaluated every `eval.everySteps` and checkpointed every `checkpoint.everySteps`.
+ */
+import { AlarmMonitor } from '../diagnostics/alarms.js';
+import { smallGroupWarning } from '../diagnostics/dead-groups.js';
+import { evaluatePolicy } from '../eval/evaluate-policy.js';
+import { grpoStep, type GrpoStepContext, type GrpoStepResult } from '../grpo/grpo-step.js';
+import { formatProgress } from '../metrics/progress-line.js';
+import { learningRateAt } from '../optim/lr-schedule.js';
+import { evaluateSplits } from './evaluate-phase.js';
+import type { RunContext } from './run-context.js';
+import { traceRecord, tracePicks } from './traces.js';
+
+/**
+ * Prepares GRPO after the warm-up: fresh optimizer moments, the KL reference, and the
+ * small-group warning (with a quick estimate of the current success rate when K < 4).
+ *
+ * @example
+ * ```ts
+ * if (run.state.phase === 'sft_done') await startGrpo(run);
+ * ```
+ */
+export async function startGrpo<Obs>(run: RunContext<Obs>): Promise<void> {
+  const cfg = run.config;
+  run.resetOptimizer();
+  if (cfg.grpo.loss.beta > 0) await run.freezeReference();
+  const k = cfg.rollout.numGenerations;
+  let p: number | undefined;
+  if (k < 4 && cfg.eval.baselineEpisodes > 0) {
+    const split = cfg.env.trainSplit;
+    const n = Math.min(cfg.eval.baselineEpisodes, run.questionCount(split));
+    p = (await evaluatePolicy(run.policy, run.task, run.pool(split), split, n, { ...cfg.rollout }, run.rng)).success;
+  }
+  const warning = smallGroupWarning(k, p);
+  if (warning) await run.event(0, 'small_group_warning', warning, p);
+}
+
+/** Records a step: metrics, summary, NaN skips, alarms, traces and the progress line. */
+async function recordStep<Obs>(run: RunContext<Obs>, step: number, r: GrpoStepResult, seconds: number, alarms: AlarmMonitor, progress: { started: number; stepsThisProcess: number }): Promise<void> {
+  const cfg = run.config;
+  const m: Record<string, number> = { ...r.metrics, tokens_per_second: r.tokens / Math.max(seconds, 1e-3), step_seconds: seconds };
+  await run.emit({ kind: 'train', step, ...m });
+  const summary = run.state.summary;
+  summary.firstReward ??= m['reward'];
+  summary.lastReward = m['reward'];
+  summary.grpoSteps = step;
+  if (r.skippedBecause.length) await run.event(step, 'nan_skip', `GRPO step ${step}: update skipped, non-finite ${r.skippedBecause.slice(0, 3).join(', ')} (loss or gradients). Lower the learning rate or check the rewards.`);
+  for (const a of alarms.observe({ step, rewardMean: m['reward'] ?? 0, fracRewardZeroStd: m['frac_reward_zero_std'] ?? 0, fracIdenticalGroups: m['frac_identical_groups'] ?? 0, toolErrorRate: m['tools/failure_frequency'] ?? 0, kl: m['kl'] ?? 0 })) {
+    await run.event(step, `alarm:${a.kind}`, `ALARM [${a.kind}] step ${step}: ${a.message}`);
+  }
+  for (const s of tracePicks(r.episodes, cfg.logging.tracesPerStep)) await run.log.append(traceRecord(step, cfg.env.trainSplit, run.now(), s));
+  if (cfg.logging.progress) {
+    run.print(formatProgress({ phase: 'grpo', step, totalSteps: cfg.grpo.steps, reward: m['reward'], success: m['success'], tokensPerSecond: m.tokens_per_second, elapsedMs: Date.now() - progress.started, stepsThisProcess: progress.stepsThisProcess }) +
+      ` | zero-std ${((m['frac_reward_zero_std'] ?? 0) * 100).toFixed(0)}% | kl ${(m['kl'] ?? 0).toFixed(4)}`);
+  }
+}
+
+/**
+ * Runs the GRPO steps that remain (all of them, or those after a resumed checkpoint).
+ *
+ * @example
+ * ```ts
+ * if (config.mode !== 'sft' && config.grpo.steps > 0) await grpoPhase(run);
+ * ```
+ */
+export async function grpoPhase<Obs>(run: RunContext<Obs>): Promise<void> {
+  const cfg = run.config;
+  if (run.state.phase === 'sft_done') await startGrpo(run);
+  else {
+    run.print(`resumed from checkpoint at GRPO step ${run.state.grpoStep}`);
+    await run.emit({ kind: 'event', step: run.state.grpoStep, event: 'resumed', message: `resumed from checkpoint at GRPO step ${run.state.grpoStep}` });
+  }
+  const alarms = new AlarmMonitor({
+    rewardFlatSteps: cfg.alarms.rewardFlatSteps,
+    zeroStdFraction: cfg.alarms.zeroStdFraction,
+    identicalGroupFraction: cfg.alarms.identicalGroupFraction,
+    toolErrorRise: cfg.alarms.toolErrorRise,
+    klMax: cfg.alarms.klMax,
+  });
+  const split = cfg.env.trainSplit;
+  const ctx: GrpoStepContext<Obs> = { policy: run.policy, task: run.task, pool: run.pool(split), questionCount: run.questionCount(split), config: cfg, optimizer: run.optimizer, rng: run.rng };
+  const progress = { started: Date.now(), stepsThisProcess: 0 };
+  for (let step = run.state.grpoStep + 1; step <= cfg.grpo.steps; step++) {
+    const t0 = Date.now();
+    const lr = learningRateAt(step - 1, { lr: cfg.optim.lr, warmupSteps: cfg.optim.warmupSteps, totalSteps: cfg.grpo.steps, decay: cfg.optim.decay });
+    const r = await grpoStep(ctx, lr);
+    progress.stepsThisProcess++;
+    await recordStep(run, step, r, (Date.now() - t0) / 1000, alarms, progress);
+    const isLast = step === cfg.grpo.steps;
+    if (cfg.eval.everySteps > 0 && step % cfg.eval.everySteps === 0 && !isLast) await evaluateSplits(run, 'grpo', step);
+    if ((cfg.checkpoint.everySteps > 0 && step % cfg.checkpoint.everySteps === 0) || isLast) await run.checkpoint('grpo', step);
+    await run.refreshDashboard(true);
+  }
+}

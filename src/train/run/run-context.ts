@@ -1,0 +1,197 @@
+/**
+ * What every phase of a training run shares: the config, policy and task, the run's RNG and
+ * clock, the metrics log (events, traces), the environment pools per split, the optimizer, the
+ * checkpoints (save and resume) and the dashboard. Phases read and write the run's state here.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Rng } from '../../gym/rng.js';
+import { SafetensorsFile } from '../../lm/safetensors/reader.js';
+import { writeSafetensors } from '../../lm/safetensors/writer.js';
+import { CheckpointStore, type CheckpointTensor } from '../checkpoint/checkpoint-store.js';
+import type { TrainConfig } from '../config/schema.js';
+import { writeDashboard } from '../dashboard/dashboard-page.js';
+import { MetricsLog, type MetricRecord } from '../metrics/metrics-log.js';
+import { AdamW } from '../optim/adamw.js';
+import type { TrainablePolicy } from '../policy/trainable-policy.js';
+import { EnvPool } from '../rollout/env-pool.js';
+import type { RolloutTask } from '../rollout/rollout-task.js';
+import type { ScriptedAgent } from '../sft/oracle-trajectories.js';
+import { TrainError } from '../train-error.js';
+import type { RunState, TrainingSetup, TrainingSummary } from './run-types.js';
+
+function weightsOf(policy: TrainablePolicy): Map<string, CheckpointTensor> {
+  return new Map(policy.parameters().map((p) => [p.name, { shape: p.shape, data: p.value }]));
+}
+
+function loadWeights(policy: TrainablePolicy, weights: ReadonlyMap<string, CheckpointTensor>): void {
+  for (const p of policy.parameters()) {
+    const w = weights.get(p.name);
+    if (!w || w.data.length !== p.value.length) {
+      throw new TrainError(`checkpoint has no tensor "${p.name}" of ${p.value.length} values: it was written for another model or LoRA setup`);
+    }
+    p.value.set(w.data);
+  }
+}
+
+/**
+ * The shared context of one training run. `open` creates the run directory or resumes from its
+ * latest checkpoint; `close` releases the environments.
+ *
+ * @example
+ * ```ts
+ * const run = await RunContext.open(setup);
+ * try { await evaluatePhase(run, 'untrained', 0); } finally { await run.close(); }
+ * ```
+ */
+export class RunContext<Obs> {
+  readonly config: TrainConfig;
+  readonly policy: TrainablePolicy;
+  readonly task: RolloutTask<Obs>;
+  readonly print: (line: string) => void;
+  readonly rng: Rng;
+  readonly log: MetricsLog;
+  /** The optimizer of the current phase (fresh moments when GRPO starts after SFT). */
+  optimizer: AdamW;
+  /** What a checkpoint carries besides weights, optimizer and RNG. */
+  state: RunState;
+  /** The GRPO step the run resumed from, when it resumed. */
+  readonly resumedFromStep: number | undefined;
+  private readonly pools = new Map<string, EnvPool<Obs>>();
+  private readonly started = Date.now();
+  private readonly clock0: number;
+
+  private constructor(
+    private readonly setup: TrainingSetup<Obs>,
+    private readonly store: CheckpointStore,
+    restored: { state: RunState; resumedFromStep: number | undefined; optimizer: AdamW; rng: Rng; log: MetricsLog },
+  ) {
+    this.config = setup.config;
+    this.policy = setup.policy;
+    this.task = setup.task;
+    this.print = setup.print ?? ((line: string) => console.log(line));
+    this.state = restored.state;
+    this.resumedFromStep = restored.resumedFromStep;
+    this.optimizer = restored.optimizer;
+    this.rng = restored.rng;
+    this.log = restored.log;
+    this.clock0 = restored.state.clock;
+  }
+
+  /** Opens the run directory; resumes weights, optimizer, RNG, state and metrics from the latest checkpoint. */
+  static async open<Obs>(setup: TrainingSetup<Obs>): Promise<RunContext<Obs>> {
+    const cfg = setup.config;
+    await mkdir(cfg.runDir, { recursive: true });
+    const log = new MetricsLog(join(cfg.runDir, 'metrics.jsonl'));
+    const store = new CheckpointStore(cfg.runDir, { keep: cfg.checkpoint.keep, ...(setup.beforeCheckpointCommit ? { beforeCommit: setup.beforeCheckpointCommit } : {}) });
+    const rng = new Rng(cfg.seed);
+    let state: RunState = { phase: 'sft_done', grpoStep: 0, metricsCount: 0, clock: 0, summary: { formatCheck: {}, sftSteps: 0, grpoSteps: 0, evaluations: {} } };
+    let resumedFromStep: number | undefined;
+    const checkpoint = await store.loadLatest();
+    const optimizer = newOptimizer(setup.policy, cfg);
+    if (checkpoint) {
+      state = checkpoint.extra as unknown as RunState;
+      resumedFromStep = state.grpoStep;
+      if (state.phase === 'grpo' && cfg.grpo.loss.beta > 0) {
+        // The KL reference is the policy as GRPO started; restore it before the current weights.
+        const ref = await SafetensorsFile.open(referencePath(cfg));
+        try {
+          const weights = new Map<string, CheckpointTensor>();
+          for (const name of ref.names()) weights.set(name, await ref.read(name));
+          loadWeights(setup.policy, weights);
+        } finally {
+          await ref.close();
+        }
+        await setup.policy.freezeReference();
+      }
+      loadWeights(setup.policy, checkpoint.weights);
+      optimizer.importState(checkpoint.optimizer);
+      rng.setState(checkpoint.rngState);
+      await log.truncateTo(state.metricsCount);
+    }
+    return new RunContext(setup, store, { state, resumedFromStep, optimizer, rng, log });
+  }
+
+  /** Whether the run continues from a checkpoint (the warm-up phases are done). */
+  get resumed(): boolean {
+    return this.resumedFromStep !== undefined;
+  }
+
+  /** Seconds of training so far, across resumes. */
+  now(): number {
+    return this.clock0 + (Date.now() - this.started) / 1000;
+  }
+
+  /** The number of questions in a split. */
+  questionCount(split: string): number {
+    return this.setup.questionCount(split);
+  }
+
+  /** The environments of a split, created on first use and closed with the run. */
+  pool(split: string): EnvPool<Obs> {
+    let p = this.pools.get(split);
+    if (!p) this.pools.set(split, (p = new EnvPool(() => this.setup.makeEnv(split))));
+    return p;
+  }
+
+  /** The factory of the scripted agent for SFT; throws when the setup has none. */
+  requireOracle(): () => ScriptedAgent<Obs> {
+    const make = this.setup.makeOracle;
+    if (!make) throw new TrainError("mode includes 'sft' but no scripted agent was given (makeOracle) to produce trajectories");
+    return () => make.call(this.setup);
+  }
+
+  /** Appends a metrics record stamped with the run clock. */
+  async emit(record: Omit<MetricRecord, 'time'>): Promise<void> {
+    await this.log.append({ ...record, time: Math.round(this.now() * 1000) / 1000 } as MetricRecord);
+  }
+
+  /** Prints a message and records it as an event. */
+  async event(step: number, name: string, message: string, value?: number): Promise<void> {
+    this.print(message);
+    await this.emit({ kind: 'event', step, event: name, message, ...(value !== undefined ? { value } : {}) });
+  }
+
+  /** A fresh optimizer over the policy's parameters (GRPO starts with fresh moments after SFT). */
+  resetOptimizer(): void {
+    this.optimizer = newOptimizer(this.policy, this.config);
+  }
+
+  /** Makes the current weights the KL reference, saved so a resumed run restores it. */
+  async freezeReference(): Promise<void> {
+    await writeSafetensors(referencePath(this.config), weightsOf(this.policy));
+    await this.policy.freezeReference();
+  }
+
+  /** Saves weights, optimizer, RNG and state as the checkpoint of a phase and step. */
+  async checkpoint(phase: RunState['phase'], step: number): Promise<void> {
+    this.state.phase = phase;
+    if (phase === 'grpo') this.state.grpoStep = step;
+    this.state.clock = this.now();
+    this.state.metricsCount = await this.log.count();
+    await this.store.save({ step, weights: weightsOf(this.policy), optimizer: this.optimizer.exportState(), rngState: this.rng.getState(), extra: { ...this.state } });
+  }
+
+  /** Rewrites the dashboard from the metrics so far (`live` pages reload themselves). */
+  async refreshDashboard(live: boolean): Promise<void> {
+    if (this.config.logging.dashboard) await writeDashboard(this.config.runDir, await this.log.readAll(), { title: `sqlenv training run — ${this.config.runDir}`, live });
+  }
+
+  /** What the run achieved so far. */
+  summary(): TrainingSummary {
+    return { ...this.state.summary, wallSeconds: (Date.now() - this.started) / 1000, ...(this.resumedFromStep !== undefined ? { resumedFromStep: this.resumedFromStep } : {}) };
+  }
+
+  /** Closes the environments the run created. */
+  async close(): Promise<void> {
+    for (const p of this.pools.values()) await p.close();
+  }
+}
+
+function newOptimizer(policy: TrainablePolicy, cfg: TrainConfig): AdamW {
+  return new AdamW(policy.parameters(), { beta1: cfg.optim.beta1, beta2: cfg.optim.beta2, eps: cfg.optim.eps, weightDecay: cfg.optim.weightDecay });
+}
+
+function referencePath(cfg: TrainConfig): string {
+  return join(cfg.runDir, 'reference.safetensors');
+}

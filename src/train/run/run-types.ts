@@ -1,0 +1,53 @@
+/** The inputs, results and checkpointed state of a training run. */
+import type { Env } from '../../gym/env.js';
+import type { TrainConfig } from '../config/schema.js';
+import type { FormatCheckResult } from '../diagnostics/format-check.js';
+import type { TrainablePolicy } from '../policy/trainable-policy.js';
+import type { RolloutTask } from '../rollout/rollout-task.js';
+import type { ScriptedAgent } from '../sft/oracle-trajectories.js';
+
+/** What a training run is given. The caller owns the policy; the run owns the envs it creates. */
+export interface TrainingSetup<Obs> {
+  config: TrainConfig;
+  policy: TrainablePolicy;
+  task: RolloutTask<Obs>;
+  /** Creates an environment on a split (called as many times as episodes run concurrently). */
+  makeEnv(split: string): Env<Obs, unknown>;
+  /** Number of questions in a split. */
+  questionCount(split: string): number;
+  /** A scripted agent for SFT trajectories (required when mode includes sft). */
+  makeOracle?(): ScriptedAgent<Obs>;
+  /** Where progress lines and warnings go (default: console.log). */
+  print?(line: string): void;
+  /** Test hook passed to the checkpoint store. */
+  beforeCheckpointCommit?(): Promise<void>;
+}
+
+/** Success per split at one point of the run. */
+export type SplitSuccess = Record<string, { success: number; meanReturn: number; episodes: number }>;
+
+/** What a run achieved. */
+export interface TrainingSummary {
+  resumedFromStep?: number;
+  formatCheck: { before?: FormatCheckResult; after?: FormatCheckResult };
+  sftSteps: number;
+  grpoSteps: number;
+  /** Mean train reward of the first and last GRPO steps run. */
+  firstReward?: number;
+  lastReward?: number;
+  /** Held-out results by label: untrained, sft, final. */
+  evaluations: Record<string, SplitSuccess>;
+  wallSeconds: number;
+}
+
+/** What a checkpoint carries besides weights, optimizer and RNG state. */
+export interface RunState {
+  /** The last phase completed: the warm-up ('sft_done') or GRPO up to `grpoStep`. */
+  phase: 'sft_done' | 'grpo';
+  grpoStep: number;
+  /** Metrics records written up to the checkpoint (a resumed run truncates to this). */
+  metricsCount: number;
+  /** Training seconds up to the checkpoint. */
+  clock: number;
+  summary: Omit<TrainingSummary, 'wallSeconds' | 'resumedFromStep'>;
+}

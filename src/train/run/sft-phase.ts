@@ -1,0 +1,80 @@
+/**
+ * The SFT warm-up: the scripted agent plays the train split, its solved episodes become token
+ * sequences, and the policy learns them for `sft.epochs` epochs.
+ */
+import { formatProgress } from '../metrics/progress-line.js';
+import { learningRateAt } from '../optim/lr-schedule.js';
+import { agentTrajectory, type ScriptedAgent, type SftSequence } from '../sft/oracle-trajectories.js';
+import { sftBatches, sftStep } from '../sft/sft-epoch.js';
+import { TrainError } from '../train-error.js';
+import type { RunContext } from './run-context.js';
+
+/**
+ * The scripted agent's solved trajectories over the first `sft.questions` train questions; the
+ * unsolved and the too-long ones are dropped (and reported).
+ *
+ * @example
+ * ```ts
+ * const trajectories = await sftTrajectories(run, oracle);
+ * ```
+ */
+export async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: ScriptedAgent<Obs>): Promise<SftSequence[]> {
+  const cfg = run.config;
+  const available = run.questionCount(cfg.env.trainSplit);
+  const count = cfg.sft.questions > 0 ? Math.min(cfg.sft.questions, available) : available;
+  const env = run.pool(cfg.env.trainSplit).take(1)[0]!;
+  const trajectories: SftSequence[] = [];
+  let wrong = 0;
+  const tooLong: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const spec = run.task.episodeSpec?.(i, cfg.env.trainSplit) ?? { seed: i };
+    // The scripted agent ends its own episodes; the env's step budget bounds them.
+    const t = await agentTrajectory(env, oracle, run.task, run.policy.codec, spec, Math.max(cfg.rollout.maxTurns, cfg.env.stepBudget));
+    if (!t.correct) wrong++;
+    else if (t.tokens.length > cfg.rollout.maxTotalTokens) tooLong.push(t.tokens.length);
+    else trajectories.push(t);
+  }
+  const dropped = [
+    wrong > 0 ? `${wrong} not solved by the scripted agent (is env.stepBudget large enough?)` : '',
+    tooLong.length > 0 ? `${tooLong.length} longer than rollout.maxTotalTokens = ${cfg.rollout.maxTotalTokens} (longest ${Math.max(...tooLong)} tokens)` : '',
+  ].filter(Boolean);
+  run.print(`SFT: ${trajectories.length} correct oracle trajectories from ${count} questions${dropped.length ? `; dropped ${dropped.join(', ')}` : ''}`);
+  if (trajectories.length === 0) {
+    throw new TrainError(
+      `SFT has no trajectory to learn from: ${dropped.join(', ')}. ` +
+        (tooLong.length > 0 ? `Raise rollout.maxTotalTokens to at least ${Math.max(...tooLong)}${cfg.env.compactTools ? '' : ', or set env.compactTools: true to shorten the prompt'}.` : 'Check the scripted agent and the step budget.'),
+    );
+  }
+  return trajectories;
+}
+
+/**
+ * Trains on the scripted agent's trajectories and returns the number of SFT steps run.
+ *
+ * @example
+ * ```ts
+ * run.state.summary.sftSteps = await sftPhase(run, run.requireOracle());
+ * ```
+ */
+export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: () => ScriptedAgent<Obs>): Promise<number> {
+  const cfg = run.config;
+  const trajectories = await sftTrajectories(run, makeOracle());
+  const totalSteps = cfg.sft.epochs * Math.ceil(trajectories.length / cfg.sft.batchSize);
+  let step = 0;
+  const started = Date.now();
+  for (let epoch = 0; epoch < cfg.sft.epochs; epoch++) {
+    for (const batch of sftBatches(trajectories, cfg.sft.batchSize, run.rng)) {
+      const t0 = Date.now();
+      const lr = learningRateAt(step, { lr: cfg.sft.lr, warmupSteps: cfg.optim.warmupSteps, totalSteps, decay: 'linear', minRatio: 0.1 });
+      const r = await sftStep(run.policy, run.optimizer, batch, { lr, maxGradNorm: cfg.optim.maxGradNorm, microBatches: cfg.optim.gradAccumulation });
+      step++;
+      const seconds = (Date.now() - t0) / 1000;
+      await run.emit({ kind: 'sft', step, loss: r.loss, grad_norm: r.gradNorm, learning_rate: lr, tokens_per_second: r.tokens / Math.max(seconds, 1e-3), step_seconds: seconds, skipped: r.skippedBecause.length ? 1 : 0 });
+      if (r.skippedBecause.length) await run.event(step, 'nan_skip', `SFT step ${step} skipped: non-finite ${r.skippedBecause.slice(0, 3).join(', ')}`);
+      if (cfg.logging.progress && (step % 5 === 0 || step === totalSteps)) {
+        run.print(formatProgress({ phase: 'sft', step, totalSteps, tokensPerSecond: r.tokens / Math.max(seconds, 1e-3), elapsedMs: Date.now() - started, stepsThisProcess: step }) + ` | loss ${r.loss.toFixed(3)}`);
+      }
+    }
+  }
+  return step;
+}

@@ -1,0 +1,117 @@
+/**
+ * The trainer is generic over any `Env` whose actions are tool calls: it imports no environment,
+ * and a whole run (evaluation, format check, SFT, GRPO, final evaluation) trains a policy on
+ * GuessNumber, a toy game that knows nothing of the trainer, behind a one-tool task.
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GuessNumber } from '../../envs/guess/guess-number.js';
+import type { Info, StepResult } from '../../src/gym/env.js';
+import { ActionWrapper } from '../../src/gym/wrapper.js';
+import { resolveTrainConfig } from '../../src/train/config/load-config.js';
+import type { RolloutTask } from '../../src/train/rollout/rollout-task.js';
+import type { ScriptedAgent } from '../../src/train/sft/oracle-trajectories.js';
+import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
+import { BigramPolicy } from './fixtures/bigram-policy.js';
+
+const MAX = 4;
+
+/** GuessNumber behind a `guess` tool: reads the number from a tool call (or the first digit of plain text); marks wins as correct. */
+class GuessTool extends ActionWrapper<unknown, number, string> {
+  action(action: unknown): number {
+    const args = typeof action === 'object' && action !== null ? (action as { arguments?: { n?: unknown } }).arguments : undefined;
+    const text = args !== undefined ? String(args.n ?? '') : String(action);
+    const digit = /\d/.exec(text);
+    return digit ? Number(digit[0]) : 0;
+  }
+  override async step(action: unknown): Promise<StepResult<string>> {
+    const [obs, reward, terminated, truncated, info] = await super.step(action);
+    const out: Info = { ...info };
+    if (terminated) out['is_correct'] = reward > 0;
+    return [obs, reward, terminated, truncated, out];
+  }
+}
+
+const guessTask: RolloutTask<string> = {
+  systemPrompt: 'Guess the number.',
+  tools: [{ name: 'g', description: 'guess', parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }],
+  renderInitial: (obs) => obs,
+  renderStepResult: (obs) => obs,
+  questionOf: (obs) => obs,
+};
+
+/** Guesses 1, 2, 3, … (plain text) until told "Correct!": always wins within MAX turns. */
+class CountingAgent implements ScriptedAgent<string> {
+  private next = 1;
+  reset(): void {
+    this.next = 1;
+  }
+  act(): unknown {
+    return String(this.next++);
+  }
+}
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await sourceFiles(path)));
+    else if (entry.name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+describe('the trainer is generic over tool-using environments', () => {
+  it('imports no environment (envs/) and no recipe', async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const offenders: string[] = [];
+    for (const file of await sourceFiles(join(root, 'src', 'train'))) {
+      const text = await readFile(file, 'utf8');
+      for (const m of text.matchAll(/from '([^']+)'/g)) {
+        if (/\/envs\/|\/recipes\//.test(m[1]!)) offenders.push(`${relative(root, file)} → ${m[1]}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('trains a policy on GuessNumber: the SFT and GRPO phases run and held-out success rises', async () => {
+    const runDir = await mkdtemp(join(tmpdir(), 'sqlenv-guess-'));
+    dirs.push(runDir);
+    const lines: string[] = [];
+    const config = resolveTrainConfig({
+      mode: 'sft+grpo',
+      runDir,
+      seed: 5,
+      env: { trainSplit: 'train', evalSplits: ['eval'], stepBudget: MAX },
+      rollout: { numGenerations: 4, questionsPerStep: 2, maxTurns: MAX, maxNewTokensPerTurn: 48, maxTotalTokens: 320 },
+      grpo: { steps: 3, loss: { beta: 0 } },
+      optim: { lr: 0.1, warmupSteps: 0 },
+      sft: { epochs: 6, batchSize: 4, lr: 0.5, questions: 12, formatCheckSamples: 4 },
+      eval: { everySteps: 0, episodes: 8, baselineEpisodes: 0 },
+      checkpoint: { everySteps: 0, keep: 1 },
+      logging: { progress: false, tracesPerStep: 1, dashboard: false },
+    });
+    const summary = await runTraining({
+      config,
+      policy: new BigramPolicy(),
+      task: guessTask,
+      makeEnv: () => new GuessTool(new GuessNumber({ maxNumber: MAX })),
+      questionCount: () => 100,
+      makeOracle: () => new CountingAgent(),
+      print: (line) => lines.push(line),
+    });
+    expect(summary.sftSteps).toBeGreaterThan(0);
+    expect(summary.grpoSteps).toBe(3);
+    expect(summary.evaluations['final']!['eval']!.success).toBeGreaterThan(summary.evaluations['untrained']!['eval']!.success);
+    const train = (await readRunMetrics(runDir)).filter((r) => r.kind === 'train');
+    expect(train).toHaveLength(3);
+    for (const r of train) expect(Number.isFinite(r['loss'])).toBe(true);
+  });
+});

@@ -24,8 +24,9 @@ beforeAll(async () => {
 }, 120_000);
 
 const SEQS = [[5, 9, 14, 3, 7, 21], [8, 2, 11, 40], [30, 31, 32, 33, 34]];
-const weightsFor = (seqs: number[][], step: number) => seqs.map((s, i) => Float32Array.from({ length: s.length - 1 }, (_, t) => ((t + i + step) % 3) - 1.2));
-const entropyFor = (seqs: number[][]) => seqs.map((s) => Float32Array.from({ length: s.length - 1 }, (_, t) => 0.05 * (t % 2)));
+// Token-aligned weights (entry t weighs token t; entry 0, the unscored first token, is ignored).
+const weightsFor = (seqs: number[][], step: number) => seqs.map((s, i) => Float32Array.from({ length: s.length }, (_, t) => (t === 0 ? 0 : ((t - 1 + i + step) % 3) - 1.2)));
+const entropyFor = (seqs: number[][]) => seqs.map((s) => Float32Array.from({ length: s.length }, (_, t) => (t === 0 ? 0 : 0.05 * ((t - 1) % 2))));
 const CFG = { beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0.01 };
 
 /** Today's host path, as it was: gradients out of the session, summed over micro-batches, clipped and stepped on the host. */

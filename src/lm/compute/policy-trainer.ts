@@ -19,7 +19,7 @@ import { accumulateGradients } from './scoring.js';
  *
  * @example
  * const trainer = await policy.createTrainer({ weightDecay: 0 });
- * await trainer.accumulate([[1, 2, 3]], [[-1, -1]]);
+ * await trainer.accumulate([[1, 2, 3]], [[0, -1, -1]]); // token-aligned weights, entry 0 ignored
  * const { gradNorm } = await trainer.step(1e-3, 1);
  */
 export class PolicyTrainer {

@@ -14,6 +14,8 @@ export * from './tokenizer/byte-level.js';
 export * from './tokenizer/bpe-trainer.js';
 export * from './tokenizer/chat-template.js';
 export * from './tokenizer/tokenizer.js';
+export * from './tokenizer/rust-whitespace.js';
+export * from './tokenizer/pre-tokenizer-json.js';
 export * from './tool-calls.js';
 export * from './tiny/corpus.js';
 export * from './tiny/init.js';

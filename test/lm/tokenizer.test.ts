@@ -4,9 +4,12 @@ import {
   FALLBACK_CHAT_TEMPLATE,
   Tokenizer,
   preTokenize,
+  rustWhitespacePattern,
   toByteLevel,
+  toTokenizerConfig,
   toTokenizerJson,
   trainByteLevelBpe,
+  withRustWhitespace,
 } from '../../src/lm/index.js';
 
 const corpus = Array.from({ length: 60 }, (_, i) => `SELECT name, age FROM singer WHERE age > ${i} ORDER BY name;`).concat([
@@ -93,5 +96,66 @@ describe('chat templates', () => {
     });
     expect(own.hasOwnChatTemplate).toBe(true);
     expect(own.applyChatTemplate([{ role: 'user', content: 'x' }], { tools })).toBe('[user]xquery');
+  });
+});
+
+describe('whitespace as the Rust tokenizers library means it', () => {
+  // Expected pieces are what Python `tokenizers` 0.23 (ByteLevel, use_regex) answers.
+  it('pre-tokenizes around U+FEFF and U+0085 like the Rust library', () => {
+    const pieces = (s: string) => preTokenize(s).map(toByteLevel);
+    expect(pieces('\ufeff—[')).toEqual(['ï»¿âĢĶ[']);
+    expect(pieces('a\u0085\u0085 b')).toEqual(['a', 'ÂħÂħ', 'Ġb']);
+    expect(pieces('x \ufeff\ufeff  y')).toEqual(['x', 'Ġï»¿ï»¿', 'Ġ', 'Ġy']);
+    expect(pieces('tab\t\ufeff\n')).toEqual(['tab', 'ĉ', 'ï»¿', 'Ċ']);
+  });
+
+  it('rewrites \\s and \\S in and out of character classes, and nothing escaped', () => {
+    const ws = rustWhitespacePattern('\\s');
+    expect(ws.startsWith('[') && ws.endsWith(']')).toBe(true);
+    const re = new RegExp(`^${ws}$`, 'u');
+    for (const c of ['\t', '\n', ' ', '\u0085', '\u00a0', '\u2003', '\u3000']) expect(re.test(c)).toBe(true);
+    for (const c of ['\ufeff', '\u200b', 'x']) expect(re.test(c)).toBe(false);
+    const inClass = new RegExp(rustWhitespacePattern('^[^\\s\\p{L}]+$'), 'u');
+    expect(inClass.test('\ufeff—')).toBe(true);
+    expect(inClass.test('\u0085')).toBe(false);
+    expect(new RegExp(rustWhitespacePattern('^\\S$'), 'u').test('\ufeff')).toBe(true);
+    expect(rustWhitespacePattern('\\\\s')).toBe('\\\\s');
+  });
+
+  it('encodes a BOM followed by punctuation as the one piece transformers sees', () => {
+    // Before the fix the JavaScript library cut "\ufeff" off as whitespace and this merge never applied.
+    const bpe = trainByteLevelBpe(Array.from({ length: 20 }, () => 'x \ufeff—['), { vocabSize: 300 });
+    const tok = Tokenizer.fromJson(toTokenizerJson(bpe));
+    expect(tok.encode('\ufeff—[')).toEqual([bpe.vocab.get(toByteLevel('\ufeff—['))]);
+  });
+
+  it('rewrites Split patterns and the ByteLevel regex of a tokenizer.json without touching the input', () => {
+    const json = { pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'Split', pattern: { Regex: '\\s+' }, behavior: 'Isolated', invert: false }, { type: 'ByteLevel', add_prefix_space: false, use_regex: true }] } };
+    const copy = JSON.stringify(json);
+    const out = withRustWhitespace(json) as { pre_tokenizer: { pretokenizers: { type: string; pattern?: { Regex: string }; pretokenizers?: { type: string; use_regex?: boolean }[] }[] } };
+    expect(JSON.stringify(json)).toBe(copy);
+    expect(out.pre_tokenizer.pretokenizers[0]!.pattern!.Regex).toBe(`${rustWhitespacePattern('\\s')}+`);
+    const byteLevel = out.pre_tokenizer.pretokenizers[1]!;
+    expect(byteLevel.type).toBe('Sequence');
+    expect(byteLevel.pretokenizers!.map((p) => p.type)).toEqual(['Split', 'ByteLevel']);
+    expect(byteLevel.pretokenizers![1]!.use_regex).toBe(false);
+  });
+});
+
+describe('tokenizer_config.json of trained tokenizers', () => {
+  it('names the class that keeps tokenizer.json as written (transformers 5 rebuilds Qwen2Tokenizer from the class)', () => {
+    const bpe = trainByteLevelBpe(corpus, { vocabSize: 300, addedTokens: CHAT_ADDED_TOKENS });
+    const config = toTokenizerConfig(bpe, { chatTemplate: FALLBACK_CHAT_TEMPLATE });
+    expect(config['tokenizer_class']).toBe('PreTrainedTokenizerFast');
+    expect(config['eos_token']).toBe('<|im_end|>');
+    expect(config['chat_template']).toBe(FALLBACK_CHAT_TEMPLATE);
+  });
+
+  it('the bundled tiny model declares the same class', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { packageRoot } = await import('../../src/lm/package-root.js');
+    const config = JSON.parse(await readFile(join(packageRoot(), 'models', 'tiny-sql', 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
+    expect(config['tokenizer_class']).toBe('PreTrainedTokenizerFast');
   });
 });

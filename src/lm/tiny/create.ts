@@ -4,7 +4,7 @@ import { toHfConfig, type ModelArch, type ModelConfig, type RopeScaling } from '
 import { packageRoot } from '../package-root.js';
 import { writeSafetensors } from '../safetensors/writer.js';
 import type { FloatDtype } from '../safetensors/dtype.js';
-import { CHAT_ADDED_TOKENS, toTokenizerJson, trainByteLevelBpe } from '../tokenizer/bpe-trainer.js';
+import { CHAT_ADDED_TOKENS, toTokenizerConfig, toTokenizerJson, trainByteLevelBpe } from '../tokenizer/bpe-trainer.js';
 import { FALLBACK_CHAT_TEMPLATE } from '../tokenizer/chat-template.js';
 import { tinyModelCorpus } from './corpus.js';
 import { randomParameters } from './init.js';
@@ -98,21 +98,7 @@ export async function createTinyModel(dir: string, options: TinyModelOptions = {
   await writeFile(join(dir, 'config.json'), JSON.stringify(toHfConfig(config), null, 2));
   await writeSafetensors(join(dir, 'model.safetensors'), weights, { dtype: options.dtype ?? 'F32', metadata: { format: 'pt' } });
   await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(tokenizerJson));
-  const tokenizerConfig = {
-    tokenizer_class: 'Qwen2Tokenizer',
-    model_max_length: config.maxPositions,
-    bos_token: null,
-    eos_token: '<|im_end|>',
-    pad_token: '<|endoftext|>',
-    unk_token: null,
-    add_prefix_space: false,
-    errors: 'replace',
-    clean_up_tokenization_spaces: false,
-    added_tokens_decoder: Object.fromEntries(
-      bpe.addedTokens.map((t) => [String(t.id), { content: t.content, lstrip: false, rstrip: false, normalized: false, single_word: false, special: t.special }]),
-    ),
-    chat_template: FALLBACK_CHAT_TEMPLATE,
-  };
+  const tokenizerConfig = toTokenizerConfig(bpe, { chatTemplate: FALLBACK_CHAT_TEMPLATE, modelMaxLength: config.maxPositions });
   await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify(tokenizerConfig, null, 2));
   const generationConfig = { eos_token_id: [imEnd, endOfText], pad_token_id: endOfText, do_sample: true, temperature: 0.7, top_p: 0.9, top_k: 20 };
   await writeFile(join(dir, 'generation_config.json'), JSON.stringify(generationConfig, null, 2));

@@ -189,3 +189,44 @@ export function toTokenizerJson(bpe: TrainedBpe): Record<string, unknown> {
     },
   };
 }
+
+/** Options of {@link toTokenizerConfig}. */
+export interface TokenizerConfigOptions {
+  /** The Jinja chat template stored under `chat_template`. */
+  readonly chatTemplate: string;
+  /** Token that ends an assistant turn (default `<|im_end|>`). */
+  readonly eosToken?: string;
+  /** Token used for padding (default `<|endoftext|>`). */
+  readonly padToken?: string;
+  /** Longest sequence the model takes (default 4096). */
+  readonly modelMaxLength?: number;
+}
+
+/**
+ * The `tokenizer_config.json` that goes beside {@link toTokenizerJson}'s file. Its
+ * `tokenizer_class` is `PreTrainedTokenizerFast`, the class that takes `tokenizer.json` as it
+ * is: transformers 5 rebuilds a named model class's pipeline from the class itself (a
+ * `Qwen2Tokenizer` gets Qwen's NFC normaliser and digit-splitting regex), which would tokenize
+ * these GPT-2-style byte-level files differently from `tokenizer.json` and from
+ * this package's `Tokenizer`.
+ *
+ * @example
+ * fs.writeFileSync('tokenizer_config.json', JSON.stringify(toTokenizerConfig(bpe, { chatTemplate: FALLBACK_CHAT_TEMPLATE })));
+ */
+export function toTokenizerConfig(bpe: TrainedBpe, options: TokenizerConfigOptions): Record<string, unknown> {
+  return {
+    tokenizer_class: 'PreTrainedTokenizerFast',
+    model_max_length: options.modelMaxLength ?? 4096,
+    bos_token: null,
+    eos_token: options.eosToken ?? '<|im_end|>',
+    pad_token: options.padToken ?? '<|endoftext|>',
+    unk_token: null,
+    add_prefix_space: false,
+    errors: 'replace',
+    clean_up_tokenization_spaces: false,
+    added_tokens_decoder: Object.fromEntries(
+      bpe.addedTokens.map((t) => [String(t.id), { content: t.content, lstrip: false, rstrip: false, normalized: false, single_word: false, special: t.special }]),
+    ),
+    chat_template: options.chatTemplate,
+  };
+}

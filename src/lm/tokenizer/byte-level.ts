@@ -1,3 +1,5 @@
+import { rustWhitespacePattern } from './rust-whitespace.js';
+
 /**
  * The byte-level alphabet of GPT-2-style BPE: every byte maps to one printable Unicode
  * character, so that any UTF-8 text becomes a string of "visible" symbols (a space becomes
@@ -32,9 +34,16 @@ export function toByteLevel(text: string): string {
 
 /**
  * The GPT-2 pre-tokenization pattern (contractions, letter runs, digit runs, punctuation
- * runs, whitespace), which the `ByteLevel` pre-tokenizer applies with `use_regex: true`.
+ * runs, whitespace), which the `ByteLevel` pre-tokenizer applies with `use_regex: true`, in
+ * the Rust library's regex syntax.
  */
-export const BYTE_LEVEL_SPLIT = /'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+/gu;
+export const BYTE_LEVEL_PATTERN = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
+
+/**
+ * {@link BYTE_LEVEL_PATTERN} compiled for JavaScript, with `\s` meaning what it means in the
+ * Rust library (Unicode White_Space), so the trainer cuts words where transformers does.
+ */
+export const BYTE_LEVEL_SPLIT = new RegExp(rustWhitespacePattern(BYTE_LEVEL_PATTERN), 'gu');
 
 /**
  * Splits text into the pieces BPE merges never cross.

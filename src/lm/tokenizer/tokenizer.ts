@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
 import { TokenizerError } from '../errors.js';
 import { ChatTemplate, FALLBACK_CHAT_TEMPLATE, type ChatMessage, type ChatTemplateOptions } from './chat-template.js';
+import { withRustWhitespace } from './pre-tokenizer-json.js';
 
 /** Options of {@link Tokenizer.encode}. */
 export interface TokenizerEncodeOptions {
@@ -60,7 +61,8 @@ export class Tokenizer {
   static fromJson(tokenizerJson: Record<string, unknown>, config: Record<string, unknown> = {}, templateOverride?: string): Tokenizer {
     let inner: HfTokenizer;
     try {
-      inner = new HfTokenizer(tokenizerJson, config);
+      // Split where transformers' Rust tokenizers split (JavaScript's `\s` differs from theirs).
+      inner = new HfTokenizer(withRustWhitespace(tokenizerJson), config);
     } catch (error) {
       throw new TokenizerError(`tokenizer.json could not be loaded: ${(error as Error).message}`);
     }

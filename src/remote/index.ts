@@ -7,6 +7,8 @@ export { ERROR_CODES, HTTP_STATUS_OF, ProtocolError, isErrorCode, type ErrorCode
 export * from './protocol/messages.js';
 export { WireCodec, type WireEncoding } from './protocol/codec.js';
 export { createServer, SERVER_VERSION, type EnvServer, type ServerOptions } from './server/create-server.js';
+export { buildOpenApiDocument, OPENENV_HTTP_API_VERSION, type OpenApiDocument } from './server/openapi.js';
+export { servesRoute, SIMULATION_ROUTES, type ServerMode } from './server/server-mode.js';
 export { jsonLineLogger, silentLogger, type ServerLogger } from './server/logger.js';
 export { ServerMetrics, type ErrorSource } from './server/metrics.js';
 export type { ActionValidation } from './server/env-session.js';

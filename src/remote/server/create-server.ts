@@ -10,7 +10,9 @@ import type { ActionValidation } from './env-session.js';
 import { HttpRoutes } from './http-routes.js';
 import { jsonLineLogger, type ServerLogger } from './logger.js';
 import { ServerMetrics } from './metrics.js';
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
 import type { ServerContext, SessionRouter } from './server-context.js';
+import type { ServerMode } from './server-mode.js';
 import { SessionManager } from './session-manager.js';
 import { WS_CLOSE, WsConnection } from './ws-connection.js';
 
@@ -41,6 +43,8 @@ export interface ServerOptions {
   router?: SessionRouter;
   /** Structured event log; defaults to JSON lines on stderr. Pass `silentLogger` in tests. */
   logger?: ServerLogger;
+  /** `'simulation'` (default) serves /reset, /step, /state over HTTP; `'production'` leaves them out (OpenEnv's modes). */
+  mode?: ServerMode;
 }
 
 /** A running (or ready-to-run) OpenEnv-compatible server. */
@@ -85,6 +89,7 @@ export function createServer(options: ServerOptions): EnvServer {
   const connections = new Set<WsConnection>();
   const inFlight = new Set<Promise<unknown>>();
   let description: EnvDescription | undefined;
+  let openapi: OpenApiDocument | undefined;
   let draining = false;
   let address: AddressInfo | undefined;
   let closing: Promise<void> | undefined;
@@ -114,9 +119,14 @@ export function createServer(options: ServerOptions): EnvServer {
     maxBodyBytes: options.maxBodyBytes ?? 1 << 20,
     maxFrameBytes: options.maxFrameBytes ?? 1 << 20,
     router: options.router,
+    mode: options.mode ?? 'simulation',
     description: () => {
       if (!description) throw new Error('server not listening yet');
       return description;
+    },
+    openapi: () => {
+      if (!openapi) throw new Error('server not listening yet');
+      return openapi;
     },
     isDraining: () => draining,
     track: (work) => {
@@ -166,6 +176,7 @@ export function createServer(options: ServerOptions): EnvServer {
       const probe = await createEnv();
       try {
         description = describeEnv(options.envId, probe, SERVER_VERSION);
+        openapi = buildOpenApiDocument(description, context.mode);
       } finally {
         await probe.close();
       }

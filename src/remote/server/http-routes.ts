@@ -3,7 +3,8 @@ import type { WireEncoding } from '../protocol/codec.js';
 import { ProtocolError, validationError } from '../protocol/error-codes.js';
 import { MSGPACK_CONTENT_TYPE, SESSION_HEADER, type WireResetRequest, type WireState } from '../protocol/messages.js';
 import type { EnvSession } from './env-session.js';
-import { handleJsonRpc, jsonRpcParseError, sessionTarget, type McpTarget } from './mcp.js';
+import { handleJsonRpc, jsonRpcParseError, sessionTarget, type McpSessions, type McpTarget } from './mcp.js';
+import { servesRoute } from './server-mode.js';
 import type { ServerContext } from './server-context.js';
 
 /** The 409 answer of a `POST /step` sent without `X-Session-Id`. */
@@ -17,6 +18,7 @@ const ROUTE_METHODS: Readonly<Record<string, string>> = {
   '/health': 'GET',
   '/metadata': 'GET',
   '/schema': 'GET',
+  '/openapi.json': 'GET',
   '/metrics': 'GET',
   '/state': 'GET',
   '/sessions': 'POST',
@@ -79,6 +81,9 @@ export class HttpRoutes {
     if (this.ctx.isDraining()) throw new ProtocolError('CAPACITY_REACHED', 'The server is shutting down; retry against another instance.', { reason: 'draining' });
     const sessionId = header(req, SESSION_HEADER);
     const sessionRoute = /^\/sessions\/([^/]+)$/.exec(path);
+    if (!servesRoute(this.ctx.mode, path)) {
+      throw new ProtocolError('NOT_FOUND', `${path} is not served in production mode; use POST /mcp (openenv/session/create, tools/call) or the WebSocket /ws.`);
+    }
     // Under --workers another process may own the session: it answers (before the body is read here).
     const routed = sessionId ?? (sessionRoute ? decodeURIComponent(sessionRoute[1]!) : undefined);
     if (routed !== undefined && this.ctx.router && (await this.ctx.router.forward(routed, req, ex.res))) return;
@@ -87,6 +92,8 @@ export class HttpRoutes {
         return this.send(ex, 200, this.ctx.description().metadata);
       case 'GET /schema':
         return this.send(ex, 200, this.ctx.description().schema);
+      case 'GET /openapi.json':
+        return this.send(ex, 200, this.ctx.openapi());
       case 'GET /metrics':
         ex.res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
         ex.res.end(this.ctx.metrics.render());
@@ -153,12 +160,35 @@ export class HttpRoutes {
               return s.step({ type: 'call_tool', tool_name: name, arguments: args });
             }),
         };
-    const answer = await handleJsonRpc(request, target, this.ctx.envId);
+    const answer = await handleJsonRpc(request, target, this.ctx.envId, this.mcpSessions());
     if (answer === undefined) {
       ex.res.writeHead(202).end();
       return;
     }
     this.send(ex, 200, answer);
+  }
+
+  /** `openenv/session/*` over HTTP: sessions of the session manager, started on creation so tools/call can play at once. */
+  private mcpSessions(): McpSessions {
+    const sessions = this.ctx.sessions;
+    return {
+      create: async (params) => {
+        const session = await sessions.open('http');
+        try {
+          const { session_id: _ignored, ...reset } = params;
+          return { session_id: session.id, ...(await session.reset(reset as WireResetRequest)) };
+        } catch (err) {
+          await sessions.close(session.id, 'client');
+          throw err;
+        }
+      },
+      close: async (id) => {
+        if (!sessions.has(id)) return false;
+        await sessions.close(id, 'client');
+        return true;
+      },
+      target: (id) => (sessions.has(id) ? sessionTarget(sessions.get(id)) : undefined),
+    };
   }
 
   /**

@@ -17,6 +17,35 @@ export function sessionTarget(session: EnvSession): McpTarget {
   };
 }
 
+/**
+ * OpenEnv's session methods over JSON-RPC (`openenv/session/create`, `openenv/session/close`)
+ * and the `params.session_id` that routes `tools/list` / `tools/call` to a session.
+ */
+export interface McpSessions {
+  /** Open a session (HTTP: a new one, its episode started; WebSocket: the connection's own) and answer its id. */
+  create(params: Record<string, unknown>): Promise<Record<string, unknown> & { session_id: string }>;
+  /** Close an open session; false when there is none with this id. */
+  close(id: string): Promise<boolean>;
+  /** The target of an open session, or undefined when there is none with this id. */
+  target(id: string): McpTarget | undefined;
+}
+
+/**
+ * The session methods over a WebSocket, whose connection is one session: create answers that
+ * session's id (idempotent, as OpenEnv), close ends it, and no other session is reachable.
+ */
+export function connectionSessions(session: EnvSession, closeOwn: () => Promise<void>): McpSessions {
+  return {
+    create: () => Promise.resolve({ session_id: session.id }),
+    close: async (id) => {
+      if (id !== session.id || session.isClosed) return false;
+      await closeOwn();
+      return true;
+    },
+    target: (id) => (id === session.id && !session.isClosed ? sessionTarget(session) : undefined),
+  };
+}
+
 /** The MCP protocol revision this server answers `initialize` with. */
 export const MCP_PROTOCOL_VERSION = '2025-06-18';
 
@@ -29,9 +58,11 @@ const INTERNAL_ERROR = -32603;
 
 /**
  * Answer one JSON-RPC 2.0 request of the MCP subset OpenEnv uses: `initialize`, `tools/list`,
- * `tools/call` (and `ping`). Returns `undefined` for notifications (no `id`), which get no
- * answer. A tool call's result carries the step as `structuredContent` and the observation as
- * text; an env-reported error (`info.error_type`) sets `isError`.
+ * `tools/call`, `openenv/session/create`, `openenv/session/close` (and `ping`). Returns
+ * `undefined` for notifications (no `id`), which get no answer. A tool call's result carries the
+ * step as `structuredContent` and the observation as text; an env-reported error
+ * (`info.error_type`) sets `isError`. A `params.session_id` routes tools/list and tools/call to
+ * that session (via `sessions`); unknown or closed ids answer INVALID_PARAMS (-32602), as OpenEnv.
  *
  * @example
  * ```ts
@@ -39,7 +70,7 @@ const INTERNAL_ERROR = -32603;
  * // { jsonrpc: '2.0', id: 1, result: { tools: [{ name, description, inputSchema }] } }
  * ```
  */
-export async function handleJsonRpc(request: unknown, target: McpTarget, serverName: string): Promise<JsonRpcResponse | undefined> {
+export async function handleJsonRpc(request: unknown, target: McpTarget, serverName: string, sessions?: McpSessions): Promise<JsonRpcResponse | undefined> {
   if (typeof request !== 'object' || request === null || Array.isArray(request)) {
     return rpcError(null, INVALID_REQUEST, 'A JSON-RPC request is an object {jsonrpc: "2.0", id, method, params?}.');
   }
@@ -51,7 +82,7 @@ export async function handleJsonRpc(request: unknown, target: McpTarget, serverN
   }
   const params = (typeof req.params === 'object' && req.params !== null ? req.params : {}) as Record<string, unknown>;
   try {
-    const result = await dispatch(req.method, params, target, serverName);
+    const result = await dispatch(req.method, params, target, serverName, sessions);
     return isNotification ? undefined : { jsonrpc: '2.0', id, result };
   } catch (err) {
     if (err instanceof RpcFailure) return rpcError(id, err.code, err.message);
@@ -74,7 +105,26 @@ class RpcFailure extends Error {
   }
 }
 
-async function dispatch(method: string, params: Record<string, unknown>, target: McpTarget, serverName: string): Promise<unknown> {
+async function dispatch(method: string, params: Record<string, unknown>, defaultTarget: McpTarget, serverName: string, sessions?: McpSessions): Promise<unknown> {
+  const sessionId = params.session_id;
+  if (sessionId !== undefined && typeof sessionId !== 'string') throw new RpcFailure(INVALID_PARAMS, 'params.session_id must be a string (from openenv/session/create).');
+  switch (method) {
+    case 'openenv/session/create':
+      if (!sessions) throw new RpcFailure(METHOD_NOT_FOUND, 'Sessions cannot be created here.');
+      return sessions.create(params);
+    case 'openenv/session/close': {
+      if (!sessions) throw new RpcFailure(METHOD_NOT_FOUND, 'Sessions cannot be closed here.');
+      if (sessionId === undefined) throw new RpcFailure(INVALID_PARAMS, 'openenv/session/close needs params.session_id (from openenv/session/create).');
+      if (!(await sessions.close(sessionId))) throw new RpcFailure(INVALID_PARAMS, unknownSession(sessionId));
+      return { session_id: sessionId, closed: true };
+    }
+  }
+  let target = defaultTarget;
+  if (sessionId !== undefined) {
+    const found = sessions?.target(sessionId);
+    if (!found) throw new RpcFailure(INVALID_PARAMS, unknownSession(sessionId));
+    target = found;
+  }
   switch (method) {
     case 'initialize':
       return { protocolVersion: MCP_PROTOCOL_VERSION, capabilities: { tools: { listChanged: false } }, serverInfo: { name: serverName, version: '0.1.0' } };
@@ -101,8 +151,15 @@ async function dispatch(method: string, params: Record<string, unknown>, target:
       };
     }
     default:
-      throw new RpcFailure(METHOD_NOT_FOUND, `Unknown method "${method}". Supported: initialize, ping, tools/list, tools/call.`);
+      throw new RpcFailure(
+        METHOD_NOT_FOUND,
+        `Unknown method "${method}". Supported: initialize, ping, tools/list, tools/call, openenv/session/create, openenv/session/close.`,
+      );
   }
+}
+
+function unknownSession(id: string): string {
+  return `No open session_id "${id}" (closed, reaped after idling, or never created); create one with openenv/session/create.`;
 }
 
 function rpcError(id: string | number | null, code: number, message: string, data?: unknown): JsonRpcResponse {

@@ -4,6 +4,8 @@ import type { BearerAuth } from './auth.js';
 import type { EnvDescription } from './env-description.js';
 import type { ServerLogger } from './logger.js';
 import type { ServerMetrics } from './metrics.js';
+import type { OpenApiDocument } from './openapi.js';
+import type { ServerMode } from './server-mode.js';
 import type { SessionManager } from './session-manager.js';
 
 /**
@@ -40,8 +42,12 @@ export interface ServerContext {
   readonly maxFrameBytes: number;
   /** Set when several processes serve together (`--workers`). */
   readonly router: SessionRouter | undefined;
+  /** `simulation` serves /reset, /step and /state over HTTP; `production` does not. */
+  readonly mode: ServerMode;
   /** The env's schemas, tools and metadata (read from a probe instance at listen time). */
   description(): EnvDescription;
+  /** The OpenAPI document of `GET /openapi.json` (built from {@link description} at listen time). */
+  openapi(): OpenApiDocument;
   /** True once shutdown began: new work is refused with 503. */
   isDraining(): boolean;
   /** Track a request so shutdown waits for it. */

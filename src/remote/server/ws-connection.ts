@@ -3,7 +3,7 @@ import type { WireEncoding } from '../protocol/codec.js';
 import { ProtocolError } from '../protocol/error-codes.js';
 import type { ServerMessage, WireResetRequest } from '../protocol/messages.js';
 import type { EnvSession } from './env-session.js';
-import { handleJsonRpc, sessionTarget } from './mcp.js';
+import { connectionSessions, handleJsonRpc, sessionTarget } from './mcp.js';
 import type { ServerContext } from './server-context.js';
 
 /** WebSocket close codes this server uses. */
@@ -124,7 +124,7 @@ export class WsConnection {
       case 'state':
         return { type: 'state', data: session.state() };
       case 'mcp': {
-        const answer = await handleJsonRpc(data, sessionTarget(session), this.ctx.envId);
+        const answer = await handleJsonRpc(data, sessionTarget(session), this.ctx.envId, connectionSessions(session, () => this.ctx.sessions.close(session.id, 'client')));
         return answer ? { type: 'mcp', data: answer } : undefined;
       }
       case 'close':

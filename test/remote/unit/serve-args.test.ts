@@ -46,5 +46,11 @@ describe('parseServeArgs', () => {
     expect(() => parseServeArgs(['--kwargs', '[1]'], {})).toThrow(/JSON object/);
     expect(() => parseServeArgs(['--nope'], {})).toThrow();
     expect(() => parseServeArgs(['--help'], {})).toThrow(UsageRequested);
+    expect(() => parseServeArgs(['--mode', 'prod'], {})).toThrow(/--mode must be simulation or production/);
+  });
+
+  it('serves in simulation mode unless --mode production', () => {
+    expect(parseServeArgs([], {}).server.mode).toBe('simulation');
+    expect(parseServeArgs(['--mode', 'production'], {}).server.mode).toBe('production');
   });
 });

@@ -6,11 +6,13 @@
  */
 import { WebSocketServer, WebSocket } from 'ws';
 import type { AddressInfo } from 'node:net';
+import { cpus } from 'node:os';
 import '../envs/guess/index.js';
 import { loadDataset, QueryPool } from '../envs/sql/index.js';
 import { make, type Env } from '../src/gym/index.js';
 import { createServer, RemoteEnv, silentLogger, WireCodec, type RemoteEnvOptions } from '../src/remote/index.js';
 import { mdTable, timeIt, type BenchSection } from './harness.js';
+import { loadNow, workersThroughput } from './remote-workers.js';
 
 /** A raw ws server answering every message with `reply` bytes: the transport's floor. */
 async function echoServer(reply: Buffer): Promise<{ url: string; close: () => Promise<void> }> {
@@ -138,6 +140,8 @@ export default async function bench(): Promise<BenchSection> {
   await dataset.close();
   await pool.close();
 
+  const scaling = await measureWorkers();
+
   return {
     title: 'Remote env: one step round trip (OpenEnv server)',
     markdown: [
@@ -148,6 +152,45 @@ export default async function bench(): Promise<BenchSection> {
         'p99 and mean are dominated by scheduling noise on a shared machine; compare p50s.',
       '',
       mdTable(['env', 'path', 'p50 µs', 'mean µs', 'p99 µs', 'p50 / floor', 'iterations'], rows),
+      '',
+      '### `sqlenv serve --workers 2` vs `--workers 1`',
+      '',
+      scaling,
     ].join('\n'),
   };
+}
+
+/**
+ * Throughput of `sqlenv serve --env GuessNumber-v0 --workers N` (a real process) under 64
+ * concurrent sessions playing episodes as fast as answers come, from this process; the
+ * reference is `--workers 1` measured in the same run, rounds interleaved (1, 2, 1, 2) so that
+ * load from elsewhere on the machine hits both alike.
+ */
+async function measureWorkers(): Promise<string> {
+  const sessions = 64;
+  const paths: [string, RemoteEnvOptions][] = [
+    ['WebSocket + MessagePack', { transport: 'ws', encoding: 'msgpack' }],
+    ['HTTP session + MessagePack', { transport: 'http', encoding: 'msgpack' }],
+  ];
+  const rows: (string | number)[][] = [];
+  const loads: string[] = [loadNow()];
+  for (const [path, options] of paths) {
+    const rates: Record<number, number[]> = { 1: [], 2: [] };
+    for (const workers of [1, 2, 1, 2]) rates[workers]!.push(await workersThroughput(workers, { ...options, sessions, ms: 4000, warmupMs: 1000 }));
+    loads.push(loadNow());
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const base = mean(rates[1]!);
+    for (const workers of [1, 2]) {
+      const r = rates[workers]!;
+      rows.push([path, workers === 1 ? '`--workers 1` (reference)' : '`--workers 2`', r.map((x) => x.toFixed(0)).join(', '), mean(r).toFixed(0), `${(mean(r) / base).toFixed(2)}×`]);
+    }
+  }
+  return [
+    `${sessions} sessions (RemoteEnv, one per session) in the bench process play GuessNumber-v0 episodes (binary search) against \`sqlenv serve --workers N\` started as a process, ` +
+      '4 s timed after 1 s warm-up per round, rounds interleaved 1, 2, 1, 2. ' +
+      `The load generator shares the machine's ${cpus().length} cores with the server, and other work was running (1-minute load average ${loads.join(' → ')}), ` +
+      'so the ratio, measured in the same run, is what to read; the ideal on an idle machine with a separate client would approach the core count.',
+    '',
+    mdTable(['path', 'server', 'steps/s per round', 'mean steps/s', 'vs `--workers 1`'], rows),
+  ].join('\n');
 }

@@ -5,9 +5,9 @@ import { RemoteEnv, type RemoteEnvOptions } from './remote-env.js';
 /** The registered id of {@link RemoteEnv}, for `make()` and `AsyncVectorEnv` workers. */
 export const REMOTE_ENV_ID = 'RemoteEnv-v0';
 
-/** The kwargs of `make('RemoteEnv-v0', kwargs)`: the server and the schema fetched from it. */
+/** The kwargs of `make('RemoteEnv-v0', kwargs)`: the server (or servers) and the schema fetched from it. */
 export interface RemoteEnvKwargs extends RemoteEnvOptions {
-  url: string;
+  url: string | string[];
   schema: WireSchema;
 }
 
@@ -26,10 +26,11 @@ export interface RemoteEnvKwargs extends RemoteEnvOptions {
 export function registerRemoteEnv(): void {
   register<Partial<RemoteEnvKwargs>>(REMOTE_ENV_ID, {
     entryPoint: ({ url, schema, ...options }) => {
-      if (typeof url !== 'string' || !schema) {
+      const valid = typeof url === 'string' || (Array.isArray(url) && url.length > 0 && url.every((u) => typeof u === 'string'));
+      if (!valid || !schema) {
         throw new TypeError(`make('${REMOTE_ENV_ID}') needs kwargs { url, schema } with schema = await RemoteEnv.fetchSchema(url)`);
       }
-      return new RemoteEnv(url, { ...options, schema });
+      return new RemoteEnv(url as string | string[], { ...options, schema });
     },
     description: 'An environment served by an OpenEnv-compatible server (sqlenv serve), reached over WebSocket or HTTP.',
   });

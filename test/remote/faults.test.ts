@@ -190,7 +190,9 @@ describe('lifecycle', () => {
     await fetch(`${server.url}/reset`, { method: 'POST', headers, body: '{}' });
     const slow = client.request({ type: 'step', data: { name: 'slow', arguments: { ms: 100 } } });
     const slowHttp = fetch(`${server.url}/step`, { method: 'POST', headers, body: JSON.stringify({ action: { name: 'slow', arguments: { ms: 100 } } }) });
-    await sleep(20);
+    // Both steps in flight before the drain starts (a fixed sleep raced a loaded machine: a step
+    // that arrives after the socket closed is never answered).
+    while (envs.filter((e) => e.sleeping > 0).length < 2) await sleep(5);
     const closing = server.close();
     expect((await slow).type).toBe('observation');
     expect((await slowHttp).status).toBe(200);

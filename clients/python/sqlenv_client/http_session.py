@@ -68,7 +68,8 @@ class HttpSession:
         self._closed = True
         if self.session_id is not None:
             try:
-                self._call("DELETE", f"/sessions/{self.session_id}", None)
+                # The header too, so that balancers that route by it reach the session's server.
+                self._call("DELETE", f"/sessions/{self.session_id}", None, session=self.session_id)
             except RemoteEnvError:
                 pass  # already reaped or the server is gone: nothing left to free
 

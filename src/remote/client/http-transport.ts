@@ -53,7 +53,8 @@ export class HttpTransport implements RemoteTransport {
     if (this.closed) return;
     this.closed = true;
     const id = await this.session?.catch(() => undefined);
-    if (id) await this.call('DELETE', `/sessions/${encodeURIComponent(id)}`).catch(() => undefined);
+    // The header too, so that balancers that route by it reach the session's server.
+    if (id) await this.call('DELETE', `/sessions/${encodeURIComponent(id)}`, undefined, id).catch(() => undefined);
     this.agent.destroy();
   }
 

@@ -101,6 +101,8 @@ export class HttpRoutes {
       case 'POST /sessions': {
         await this.readBody(ex);
         const session = await this.ctx.sessions.open('http');
+        // Also as a header: load balancers (HAProxy stick tables) route later requests by it.
+        ex.res.setHeader(SESSION_HEADER, session.id);
         return this.send(ex, 201, { session_id: session.id, env_id: this.ctx.envId });
       }
       case 'DELETE /sessions/:id':

@@ -33,7 +33,10 @@ Serve an environment over the OpenEnv protocol: HTTP (/reset /step /state /schem
   --split NAME           SQLEnv split (e.g. train, eval)
   --step-budget N        SQLEnv steps per episode
   --kwargs JSON          more env kwargs, e.g. '{"actionMode":"strict"}'
-  --query-workers N      SQLEnv: query processes shared by all sessions (default 2)
+  --query-workers N      SQLEnv: query processes kept started, shared by all sessions
+                         (default 2; 1 on a single core)
+  --query-spare N        SQLEnv: idle query processes kept ready beside the busy ones (default 1)
+  --query-max N          SQLEnv: most query processes alive at once (default 2 × cores + spare)
   --import MODULE        import a module first (to register your own env); repeatable
   --max-body-bytes N     largest HTTP body (default 1048576)
   --max-frame-bytes N    largest WebSocket message (default 1048576)
@@ -49,8 +52,8 @@ export interface ServeConfig {
   port: number;
   host: string;
   imports: string[];
-  /** SQLEnv: size of the query pool all sessions share. */
-  queryWorkers: number;
+  /** SQLEnv: the query pool all sessions share (`QueryPool` options; unset ones take the pool's defaults). */
+  queryPool: { size?: number; spare?: number; maxProcesses?: number };
   /** Server processes (node:cluster workers) sharing the port; 1 serves from this process. */
   workers: number;
 }
@@ -80,7 +83,9 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       split: { type: 'string' },
       'step-budget': { type: 'string' },
       kwargs: { type: 'string' },
-      'query-workers': { type: 'string', default: '2' },
+      'query-workers': { type: 'string' },
+      'query-spare': { type: 'string' },
+      'query-max': { type: 'string' },
       import: { type: 'string', multiple: true, default: [] },
       'max-body-bytes': { type: 'string' },
       'max-frame-bytes': { type: 'string' },
@@ -101,7 +106,11 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     port: integer('--port', values.port, 0),
     host: values.host,
     imports: values.import,
-    queryWorkers: integer('--query-workers', values['query-workers'], 1),
+    queryPool: {
+      ...(values['query-workers'] ? { size: integer('--query-workers', values['query-workers'], 1) } : {}),
+      ...(values['query-spare'] ? { spare: integer('--query-spare', values['query-spare'], 0) } : {}),
+      ...(values['query-max'] ? { maxProcesses: integer('--query-max', values['query-max'], 1) } : {}),
+    },
     workers: values.workers === 'auto' ? availableParallelism() : integer('--workers', values.workers, 1),
     server: {
       envId: values.env,
@@ -147,7 +156,7 @@ export async function run(argv: string[]): Promise<number> {
   await registerBuiltInEnvs(config.server.envId);
   for (const mod of config.imports) await import(mod.startsWith('.') || mod.startsWith('/') ? pathToFileURL(resolve(mod)).href : mod);
   const { quiet, ...options } = config.server;
-  const shared = options.envId.startsWith('SQLEnv') ? await shareSqlResources(options.envKwargs ?? {}, config.queryWorkers) : undefined;
+  const shared = options.envId.startsWith('SQLEnv') ? await shareSqlResources(options.envKwargs ?? {}, config.queryPool) : undefined;
   const router = workerIndex === undefined ? undefined : new PeerRouter(workerIndex);
   const server = createServer({
     ...options,
@@ -210,9 +219,9 @@ function withFields(logger: ServerLogger, fields: Record<string, unknown>): Serv
  * instead of each session starting its own; this command owns them and closes them after the
  * server has drained.
  */
-async function shareSqlResources(kwargs: Record<string, unknown>, queryWorkers: number): Promise<{ kwargs: Record<string, unknown>; close: () => Promise<void> }> {
+async function shareSqlResources(kwargs: Record<string, unknown>, queryPool: ServeConfig['queryPool']): Promise<{ kwargs: Record<string, unknown>; close: () => Promise<void> }> {
   const sql = await import('../../envs/sql/index.js');
-  const pool = new sql.QueryPool({ size: queryWorkers });
+  const pool = new sql.QueryPool(queryPool);
   try {
     const source = (kwargs.dataset ?? 'bundled') as Parameters<typeof sql.loadDataset>[0];
     const dataset = await sql.loadDataset(source, String(kwargs.split ?? 'train'), { pool });

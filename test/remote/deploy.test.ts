@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,13 +80,24 @@ describe('deploy/', () => {
 
 const haproxy = spawnSync('haproxy', ['-v']).status === 0;
 
+/** A port free on 127.0.0.1 right now (HAProxy binds it next). */
+function freePort(): Promise<number> {
+  const probe = createNetServer();
+  return new Promise((resolve) =>
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    }),
+  );
+}
+
 /** Where HAProxy is installed: deploy/haproxy.cfg (with static servers instead of DNS) in front of two real servers. */
 describe.runIf(haproxy)('deploy/haproxy.cfg in front of two `sqlenv serve` processes', () => {
   it('accepts the config, and keeps each HTTP session on its replica across fresh connections', async () => {
     const servers = await Promise.all([0, 1].map(() => startServeProcess(['--env', 'GuessNumber-v0', '--port', '0'])));
     const dir = mkdtempSync(join(tmpdir(), 'sqlenv-haproxy-'));
     expect(spawnSync('haproxy', ['-c', '-f', 'deploy/haproxy.cfg'], { env: { ...process.env, SQLENV_BACKEND: 'localhost' } }).status).toBe(0);
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const cfg = read('haproxy.cfg')
       .replace(/^resolvers dns[\s\S]*?accepted_payload_size \d+\n/m, '')
       .replace(/^ {2}log stdout.*$/m, '')

@@ -40,6 +40,12 @@ describe('parseServeArgs', () => {
     expect(() => parseServeArgs(['--reap-interval', '0'], {})).toThrow(/--reap-interval needs a number of seconds ≥ 0.05/);
   });
 
+  it('maps the SQLEnv query pool flags, leaving unset ones to the pool', () => {
+    expect(parseServeArgs([], {}).queryPool).toEqual({});
+    expect(parseServeArgs(['--query-workers', '3', '--query-spare', '0', '--query-max', '12'], {}).queryPool).toEqual({ size: 3, spare: 0, maxProcesses: 12 });
+    expect(() => parseServeArgs(['--query-max', '0'], {})).toThrow(/--query-max needs an integer ≥ 1/);
+  });
+
   it('explains bad values', () => {
     expect(() => parseServeArgs(['--port', 'abc'], {})).toThrow(/--port needs an integer/);
     expect(() => parseServeArgs(['--max-sessions', '0'], {})).toThrow(/--max-sessions needs an integer ≥ 1/);

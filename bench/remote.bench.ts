@@ -12,6 +12,7 @@ import { loadDataset, QueryPool } from '../envs/sql/index.js';
 import { make, type Env } from '../src/gym/index.js';
 import { createServer, RemoteEnv, silentLogger, WireCodec, type RemoteEnvOptions } from '../src/remote/index.js';
 import { mdTable, timeIt, type BenchSection } from './harness.js';
+import { abuseSection } from './remote-abuse.js';
 import { loadNow, workersThroughput } from './remote-workers.js';
 
 /** A raw ws server answering every message with `reply` bytes: the transport's floor. */
@@ -156,6 +157,10 @@ export default async function bench(): Promise<BenchSection> {
       '### `sqlenv serve --workers 2` vs `--workers 1`',
       '',
       scaling,
+      '',
+      '### Under abuse',
+      '',
+      await abuseSection(),
     ].join('\n'),
   };
 }

@@ -11,7 +11,9 @@ export { buildOpenApiDocument, OPENENV_HTTP_API_VERSION, type OpenApiDocument } 
 export { servesRoute, SIMULATION_ROUTES, type ServerMode } from './server/server-mode.js';
 export { jsonLineLogger, silentLogger, type ServerLogger } from './server/logger.js';
 export { ServerMetrics, type ErrorSource } from './server/metrics.js';
-export type { ActionValidation } from './server/env-session.js';
+export type { ActionValidation, InterruptibleEnv } from './server/env-session.js';
+export { DEFAULT_FLOW_LIMITS, type FlowLimits } from './server/flow-control.js';
+export { WS_CLOSE } from './server/ws-connection.js';
 export type { SessionRouter } from './server/server-context.js';
 export { RemoteEnv, type RemoteEnvOptions } from './remote-env.js';
 export { RemoteEnvError, SessionLostError } from './client/remote-env-error.js';

@@ -6,6 +6,7 @@ import { make } from '../../gym/index.js';
 import { WireCodec } from '../protocol/codec.js';
 import { BearerAuth } from './auth.js';
 import { describeEnv, type EnvDescription } from './env-description.js';
+import { DEFAULT_FLOW_LIMITS, HttpFlowControl, type FlowLimits } from './flow-control.js';
 import type { ActionValidation } from './env-session.js';
 import { HttpRoutes } from './http-routes.js';
 import { jsonLineLogger, type ServerLogger } from './logger.js';
@@ -16,8 +17,8 @@ import type { ServerMode } from './server-mode.js';
 import { SessionManager } from './session-manager.js';
 import { WS_CLOSE, WsConnection } from './ws-connection.js';
 
-/** Options of {@link createServer}. */
-export interface ServerOptions {
+/** Options of {@link createServer}; the backpressure bounds are {@link FlowLimits} (defaults {@link DEFAULT_FLOW_LIMITS}). */
+export interface ServerOptions extends Partial<FlowLimits> {
   /** The registered env id to serve (`make(envId, envKwargs)` builds each session's env). */
   envId: string;
   envKwargs?: Record<string, unknown>;
@@ -63,6 +64,18 @@ export interface EnvServer {
   /** `http://host:port` once listening. */
   readonly url: string;
   readonly metrics: ServerMetrics;
+}
+
+/** The server's flow limits: the options given, the defaults for the rest, each a positive integer. */
+function resolveFlowLimits(options: Partial<FlowLimits>): FlowLimits {
+  const limits = { ...DEFAULT_FLOW_LIMITS };
+  for (const key of Object.keys(limits) as (keyof FlowLimits)[]) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`server option ${key} must be a positive integer, got ${String(value)}`);
+    limits[key] = value;
+  }
+  return limits;
 }
 
 /** Version reported by `/metadata` and MCP `initialize`. */
@@ -118,6 +131,7 @@ export function createServer(options: ServerOptions): EnvServer {
     logger,
     maxBodyBytes: options.maxBodyBytes ?? 1 << 20,
     maxFrameBytes: options.maxFrameBytes ?? 1 << 20,
+    flow: resolveFlowLimits(options),
     router: options.router,
     mode: options.mode ?? 'simulation',
     description: () => {
@@ -138,8 +152,15 @@ export function createServer(options: ServerOptions): EnvServer {
   };
 
   const routes = new HttpRoutes(context);
+  const httpFlow = new HttpFlowControl(context.flow, (event, socket) => {
+    metrics.flowEvent('http', event);
+    if (event === 'stall_close') logger.log('backpressure_close', { transport: 'http', remote: socket.remoteAddress, unsent_bytes: socket.writableLength });
+  });
   // noDelay: replies are small; Nagle's algorithm would hold them for the peer's delayed ACK.
-  const http: HttpServer = createHttpServer({ noDelay: true, keepAliveTimeout: 30_000 }, (req, res) => void routes.handle(req, res));
+  const http: HttpServer = createHttpServer({ noDelay: true, keepAliveTimeout: 30_000 }, (req, res) => {
+    httpFlow.track(req, res);
+    void routes.handle(req, res);
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: context.maxFrameBytes * 4 });
   http.on('upgrade', (req, socket, head) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;

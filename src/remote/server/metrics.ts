@@ -22,6 +22,7 @@ export class ServerMetrics {
   private resets = 0;
   private readonly errors = new Map<string, number>();
   private readonly closes = new Map<string, number>();
+  private readonly flow = new Map<string, number>();
   private readonly stepLatency = new Histogram(LATENCY_BUCKETS_S);
 
   sessionOpened(): void {
@@ -47,6 +48,12 @@ export class ServerMetrics {
   errorSeen(source: ErrorSource, type: string): void {
     const key = `${source}\u0000${type}`;
     this.errors.set(key, (this.errors.get(key) ?? 0) + 1);
+  }
+
+  /** Count a backpressure event: a socket paused, or closed because its client stopped reading. */
+  flowEvent(transport: 'ws' | 'http', event: 'pause' | 'stall_close'): void {
+    const key = `${transport}\u0000${event}`;
+    this.flow.set(key, (this.flow.get(key) ?? 0) + 1);
   }
 
   get activeSessions(): number {
@@ -76,6 +83,15 @@ export class ServerMetrics {
       [...this.errors].map(([key, n]) => {
         const [source, type] = key.split('\u0000') as [string, string];
         return `sqlenv_errors_total{source="${source}",type="${escapeLabel(type)}"} ${n}`;
+      }),
+    );
+    metric(
+      'sqlenv_backpressure_total',
+      'counter',
+      'Backpressure events by transport: pause (stopped reading a socket at its bounds), stall_close (closed a client that stopped reading).',
+      [...this.flow].map(([key, n]) => {
+        const [transport, event] = key.split('\u0000') as [string, string];
+        return `sqlenv_backpressure_total{transport="${transport}",event="${event}"} ${n}`;
       }),
     );
     const cumulative = this.stepLatency.cumulativeCounts();

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WireCodec } from '../protocol/codec.js';
 import type { BearerAuth } from './auth.js';
 import type { EnvDescription } from './env-description.js';
+import type { FlowLimits } from './flow-control.js';
 import type { ServerLogger } from './logger.js';
 import type { ServerMetrics } from './metrics.js';
 import type { OpenApiDocument } from './openapi.js';
@@ -40,6 +41,8 @@ export interface ServerContext {
   readonly logger: ServerLogger;
   readonly maxBodyBytes: number;
   readonly maxFrameBytes: number;
+  /** Per-connection backpressure bounds. */
+  readonly flow: FlowLimits;
   /** Set when several processes serve together (`--workers`). */
   readonly router: SessionRouter | undefined;
   /** `simulation` serves /reset, /step and /state over HTTP; `production` does not. */

@@ -6,7 +6,7 @@ import type { ServerLogger } from './logger.js';
 import type { ServerMetrics } from './metrics.js';
 
 /** Why a session ended (a label of `sqlenv_sessions_closed_total`). */
-export type CloseReason = 'client' | 'disconnect' | 'idle' | 'shutdown' | 'stateless';
+export type CloseReason = 'client' | 'disconnect' | 'idle' | 'shutdown' | 'stateless' | 'backpressure';
 
 /** What the manager needs to build and watch sessions. */
 export interface SessionManagerOptions {

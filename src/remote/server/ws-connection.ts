@@ -14,6 +14,8 @@ export const WS_CLOSE = {
   tryAgainLater: 1013,
   /** Private-use code: the session idled past --session-timeout. */
   idleTimeout: 4408,
+  /** Private-use code: the client left more than `maxUnsentBytes` unread for `stallTimeoutMs`. */
+  notReading: 4429,
 } as const;
 
 /**
@@ -21,6 +23,12 @@ export const WS_CLOSE = {
  * order they arrive (a client may pipeline), each in the encoding it came in: text frames
  * JSON, binary frames MessagePack. A bad message gets an `error` frame and the connection
  * stays open; the session's env is closed when the socket closes, however it closes.
+ *
+ * Backpressure: at `maxPendingRequests` messages received and not yet answered, or
+ * `maxUnsentBytes` of replies the client has not read, the socket is paused (nothing more is read
+ * from it, so TCP pushes back on the client) until half has cleared; over `maxUnsentBytes` no
+ * further request is answered either. A client that stays over `maxUnsentBytes` for
+ * `stallTimeoutMs` is closed with code 4429 and its session ended.
  *
  * @example
  * ```ts
@@ -31,6 +39,13 @@ export class WsConnection {
   private session: EnvSession | undefined;
   private chain: Promise<void> = Promise.resolve();
   private alive = true;
+  /** Messages received and not yet answered. */
+  private pending = 0;
+  /** Paused for backpressure (see the class comment). */
+  private paused = false;
+  private stallTimer: NodeJS.Timeout | undefined;
+  /** Resolves the request waiting for unsent replies to drain. */
+  private drained: (() => void) | undefined;
 
   constructor(
     private readonly ws: WebSocket,
@@ -59,6 +74,8 @@ export class WsConnection {
     this.ws.on('message', (data, isBinary) => this.enqueue(data, isBinary));
     this.ws.on('pong', () => (this.alive = true));
     this.ws.on('close', () => {
+      clearTimeout(this.stallTimer);
+      this.release();
       // At once: the session refuses the requests still queued, interrupts the one in flight (a
       // running query is killed) and closes its env after it. A session still opening is closed
       // by start() once it opens.
@@ -85,9 +102,69 @@ export class WsConnection {
   }
 
   private enqueue(data: RawData, isBinary: boolean): void {
+    // Messages read after the socket began closing are not answered.
+    if (this.ws.readyState !== this.ws.OPEN) return;
     const encoding: WireEncoding = isBinary ? 'msgpack' : 'json';
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-    this.chain = this.ctx.track(this.chain.then(() => this.answer(bytes, encoding)));
+    this.pending++;
+    this.updateFlow();
+    const next = this.chain
+      .then(() => this.whenWritable())
+      .then(() => (this.ws.readyState === this.ws.OPEN ? this.answer(bytes, encoding) : undefined))
+      .finally(() => {
+        this.pending--;
+        this.updateFlow();
+      });
+    this.chain = this.ctx.track(next);
+  }
+
+  /** Resolves once the replies waiting to be sent are back under the bound (or the socket closed). */
+  private whenWritable(): Promise<void> | undefined {
+    if (this.ws.bufferedAmount <= this.ctx.flow.maxUnsentBytes || this.ws.readyState !== this.ws.OPEN) return undefined;
+    return new Promise((resolve) => (this.drained = resolve));
+  }
+
+  private release(): void {
+    const drained = this.drained;
+    this.drained = undefined;
+    drained?.();
+  }
+
+  /** Pause or resume reading, hold or release answering, and arm or disarm the stall timer. */
+  private updateFlow(): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    const { maxPendingRequests, maxUnsentBytes, stallTimeoutMs } = this.ctx.flow;
+    const unsent = this.ws.bufferedAmount;
+    const over = unsent > maxUnsentBytes;
+    if (!this.paused && (over || this.pending >= maxPendingRequests)) {
+      this.paused = true;
+      this.ws.pause();
+      this.ctx.metrics.flowEvent('ws', 'pause');
+    } else if (this.paused && this.pending <= maxPendingRequests / 2 && unsent <= maxUnsentBytes / 2) {
+      this.paused = false;
+      this.ws.resume();
+    }
+    if (unsent <= maxUnsentBytes / 2) this.release();
+    if (over) {
+      this.stallTimer ??= setTimeout(() => this.stalled(), stallTimeoutMs);
+    } else if (this.stallTimer) {
+      clearTimeout(this.stallTimer);
+      this.stallTimer = undefined;
+    }
+  }
+
+  /** The client left too much unread for too long: close it and end its session now. */
+  private stalled(): void {
+    this.stallTimer = undefined;
+    if (this.ws.readyState !== this.ws.OPEN || this.ws.bufferedAmount <= this.ctx.flow.maxUnsentBytes) return;
+    const unsent = this.ws.bufferedAmount;
+    this.ctx.metrics.flowEvent('ws', 'stall_close');
+    this.ctx.logger.log('backpressure_close', { session_id: this.sessionId, transport: 'ws', unsent_bytes: unsent, pending_requests: this.pending });
+    if (this.session) void this.ctx.sessions.close(this.session.id, 'backpressure');
+    this.ws.close(WS_CLOSE.notReading, `client not reading: ${unsent} bytes unsent for ${this.ctx.flow.stallTimeoutMs} ms`);
+    // Read on, so the client's close reply completes the handshake; its other messages are dropped.
+    this.ws.resume();
+    this.release();
   }
 
   private async answer(bytes: Buffer, encoding: WireEncoding): Promise<void> {
@@ -146,6 +223,8 @@ export class WsConnection {
   private send(message: ServerMessage, encoding: WireEncoding): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     const payload = this.ctx.codec.encode(message, encoding);
-    this.ws.send(payload, { binary: encoding === 'msgpack' });
+    // The callback runs once the frame is handed to the OS: unsent bytes went down.
+    this.ws.send(payload, { binary: encoding === 'msgpack' }, () => this.updateFlow());
+    this.updateFlow();
   }
 }

@@ -4,7 +4,7 @@
  * lane's queries killed when it is cancelled or closed. Assertions are on order and state, never
  * on elapsed time.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, getPriority } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueryPool, SqlSandboxError } from '../../envs/sql/sandbox/index.js';
@@ -132,6 +132,25 @@ describe('QueryPool lanes', () => {
       // Back to `size` once the extra processes idle past their grace period.
       await until(() => pool.pids.length === 1);
       expect((await pool.run(dbPath, 'SELECT 2')).rows).toEqual([[2]]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('lowers the CPU priority of a long query and retires its process when it ends', async () => {
+    const pool = new QueryPool({ size: 2, spare: 0, maxProcesses: 2, lowPriorityAfterMs: 50, limits: LONG });
+    try {
+      await pool.ready();
+      const long = pool.run(dbPath, 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c');
+      await until(() => pool.pids.some((pid) => getPriority(pid) === 10));
+      const lowered = pool.pids.filter((pid) => getPriority(pid) === 10);
+      expect(lowered).toHaveLength(1);
+      // Cheap queries meanwhile run at normal priority on the other process.
+      expect((await pool.run(dbPath, 'SELECT 3')).rows).toEqual([[3]]);
+      expect((await long).rows).toEqual([[3000000]]);
+      await until(() => !pool.pids.includes(lowered[0]!) && pool.pids.length === 2);
+      expect(pool.pids.map((pid) => getPriority(pid))).toEqual([0, 0]);
+      expect((await pool.run(dbPath, 'SELECT 4')).rows).toEqual([[4]]);
     } finally {
       await pool.close();
     }

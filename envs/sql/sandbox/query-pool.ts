@@ -24,6 +24,13 @@ export interface QueryPoolOptions {
    * this many; past it queries wait, each lane in turn.
    */
   maxProcesses?: number;
+  /**
+   * A query still running after this many milliseconds gets a lower CPU priority (nice 10), so
+   * on a busy machine runaway queries yield the cores to the server and to cheap queries; its
+   * process is retired (and replaced) when the query ends, since priority cannot be raised back.
+   * Default 250; 0 turns it off.
+   */
+  lowPriorityAfterMs?: number;
   /** Defaults for every query of this pool; `run` can override per query. */
   limits?: Partial<QueryLimits>;
   /**
@@ -82,6 +89,8 @@ export class QueryPool {
   readonly spare: number;
   /** Most processes alive at once. */
   readonly maxProcesses: number;
+  /** Milliseconds after which a running query's process is lowered in CPU priority (0: never). */
+  readonly lowPriorityAfterMs: number;
   /** The pool's default limits. */
   readonly limits: Readonly<QueryLimits>;
   private readonly script: string;
@@ -122,6 +131,8 @@ export class QueryPool {
     if (!Number.isInteger(this.maxProcesses) || this.maxProcesses < this.size) {
       throw new RangeError(`QueryPool maxProcesses must be an integer ≥ size (${this.size}), got ${this.maxProcesses}`);
     }
+    this.lowPriorityAfterMs = options.lowPriorityAfterMs ?? 250;
+    if (!(this.lowPriorityAfterMs >= 0)) throw new RangeError(`QueryPool lowPriorityAfterMs must be ≥ 0, got ${this.lowPriorityAfterMs}`);
     this.limits = Object.freeze(resolveQueryLimits(options.limits, DEFAULT_QUERY_LIMITS));
     this.serialization = options.serialization ?? 'msgpack';
     this.memoryLimitBytes = options.memoryLimitBytes ?? 1024 ** 3;
@@ -351,6 +362,7 @@ export class QueryPool {
       job.settle = undefined;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(lower);
       if (watchdog) clearInterval(watchdog);
       this.busy.delete(proc);
       job.cancel = undefined;
@@ -365,6 +377,8 @@ export class QueryPool {
       proc.kill();
     };
     const timer = setTimeout(() => kill(timeoutError(job.limits.timeoutMs)), job.limits.timeoutMs);
+    const lower = this.lowPriorityAfterMs > 0 ? setTimeout(() => proc.lowerPriority(), this.lowPriorityAfterMs) : undefined;
+    lower?.unref();
     const watchdog =
       process.platform === 'linux'
         ? setInterval(() => {
@@ -384,7 +398,14 @@ export class QueryPool {
       } else {
         job.reject(new SqlSandboxError(reply.errorType, reply.message));
       }
-      this.idle.push(proc);
+      if (proc.lowered) {
+        // Its priority cannot be raised back without privileges: replace it (removed first, so its
+        // exit is not taken for a crash).
+        this.processes.delete(proc);
+        proc.kill();
+      } else {
+        this.idle.push(proc);
+      }
       this.pump();
     });
   }

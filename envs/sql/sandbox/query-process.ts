@@ -1,5 +1,6 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import type { Socket } from 'node:net';
 import { createPackr, encodeFrame, FrameDecoder } from './frame-channel.js';
 import { PIPE_CHANNEL_FLAG, type QueryRequest, type WorkerMessage } from './worker-protocol.js';
@@ -14,6 +15,9 @@ export type IpcSerialization = 'msgpack' | 'json' | 'advanced';
 
 type Reply = Exclude<WorkerMessage, { type: 'ready' }>;
 
+/** The nice value of a process running a long query (0 is normal, 19 the lowest priority). */
+const LOW_PRIORITY = 10;
+
 /**
  * One query process, as seen by its pool: it starts, says ready, answers one request at a time,
  * and can be killed at once (SIGKILL stops a running SQLite statement in milliseconds, where
@@ -27,6 +31,7 @@ export class QueryProcess {
   private readonly child: ChildProcess;
   private readonly write: (request: QueryRequest) => void;
   private isReady = false;
+  private isLowered = false;
   private replyTo: ((reply: Reply) => void) | undefined;
 
   constructor(script: string, serialization: IpcSerialization) {
@@ -110,6 +115,23 @@ export class QueryProcess {
     } catch {
       return undefined;
     }
+  }
+
+  /** True once {@link lowerPriority} succeeded. */
+  get lowered(): boolean {
+    return this.isLowered;
+  }
+
+  /** Lower the process's CPU priority (nice 10) for a long query; false where the OS refuses. */
+  lowerPriority(): boolean {
+    if (this.isLowered || this.child.pid === undefined || !this.alive) return this.isLowered;
+    try {
+      setPriority(this.child.pid, LOW_PRIORITY);
+      this.isLowered = true;
+    } catch {
+      // Not permitted, or the process just exited: it keeps its priority.
+    }
+    return this.isLowered;
   }
 
   /** SIGKILL: stops whatever SQLite is doing now. */

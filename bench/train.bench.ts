@@ -56,13 +56,18 @@ export default async function bench(): Promise<BenchSection> {
     t0 = performance.now();
     await setup.policy.score(seqs);
     const scoreMs = performance.now() - t0;
+    const optimizer = await setup.policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
     t0 = performance.now();
     await setup.policy.backward(seqs, seqs.map((s) => new Float64Array(s.length).fill(-1 / total)));
     const backwardMs = performance.now() - t0;
+    t0 = performance.now();
+    await optimizer.step(1e-4, 1);
+    const stepMs = performance.now() - t0;
     rows.push(
       ['rollout (8 episodes, batched generation + SQLEnv steps)', `${(rolloutMs / 1000).toFixed(2)} s`, `${(generated / (rolloutMs / 1000)).toFixed(0)} generated tok/s`],
       ['score (log-probs of the 8 episodes)', `${(scoreMs / 1000).toFixed(2)} s`, `${(total / (scoreMs / 1000)).toFixed(0)} tok/s`],
-      ['backward (gradient of Σ w·log p)', `${(backwardMs / 1000).toFixed(2)} s`, `${(total / (backwardMs / 1000)).toFixed(0)} tok/s`],
+      ['backward (gradient of Σ w·log p, accumulated in the session)', `${(backwardMs / 1000).toFixed(2)} s`, `${(total / (backwardMs / 1000)).toFixed(0)} tok/s`],
+      ['optimizer step (global-norm clip + AdamW, resident)', `${stepMs.toFixed(1)} ms`, `${setup.policy.parameterCount()} parameters`],
       ['trainer loss math (advantages + clipped loss + KL, same batch shape)', `${loss.mean.toFixed(2)} ms`, `${((8 * 768) / (loss.mean / 1000)).toFixed(0)} tok/s`],
       ['… with turn-level credit (per-turn advantages spread over tokens)', `${turnLoss.mean.toFixed(2)} ms`, `${((8 * 768) / (turnLoss.mean / 1000)).toFixed(0)} tok/s`],
     );

@@ -148,7 +148,7 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
   const resources = await createSqlTrainingSetup(config);
   try {
     const { model, datasets, setup } = resources;
-    const trainable = setup.policy.parameters().reduce((a, p) => a + p.value.length, 0);
+    const trainable = setup.policy.parameterCount();
     const memory = estimateTrainingMemory({
       parameters: model.parameterCount(),
       trainableParameters: trainable,

@@ -27,7 +27,6 @@ import { packageRoot } from '../../src/lm/package-root.js';
 import { writeSafetensors } from '../../src/lm/safetensors/writer.js';
 import { loadTrainConfig, resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { formatDuration, formatProgress } from '../../src/train/metrics/progress-line.js';
-import { AdamW } from '../../src/train/optim/adamw.js';
 import { learningRateAt } from '../../src/train/optim/lr-schedule.js';
 import { promptToolsOf } from '../../src/train/rollout/rollout-task.js';
 import { actionToAssistantText, type SftSequence } from '../../src/train/sft/oracle-trajectories.js';
@@ -102,9 +101,8 @@ export async function pretrainBase(options: PretrainOptions): Promise<number> {
     } finally {
       await env.close();
     }
-    const params = policy.parameters();
-    options.print(`pre-training ${(params.reduce((a, p) => a + p.value.length, 0) / 1e6).toFixed(2)}M parameters on ${sequences.length} train questions × ${options.epochs} epochs`);
-    const optimizer = new AdamW(params, { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 });
+    options.print(`pre-training ${(policy.parameterCount() / 1e6).toFixed(2)}M parameters on ${sequences.length} train questions × ${options.epochs} epochs`);
+    const optimizer = await policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 });
     const rng = new Rng(options.seed);
     const totalSteps = options.epochs * Math.ceil(sequences.length / options.batch);
     const started = Date.now();
@@ -129,7 +127,7 @@ export async function pretrainBase(options: PretrainOptions): Promise<number> {
     }
     // The model directory: the tiny model's files with the trained weights, moved into place at once.
     const modelDir = join(work, 'model');
-    await writeSafetensors(join(modelDir, 'model.safetensors'), new Map(params.map((p) => [p.name, { shape: p.shape, data: p.value }])), {
+    await writeSafetensors(join(modelDir, 'model.safetensors'), await policy.readParameters(), {
       metadata: { format: 'pt', pretrained: `sqlenv pretrain-base: ${sequences.length} train questions × ${options.epochs} epochs, final loss ${epochLoss.toFixed(4)}` },
     });
     await mkdir(dirname(out), { recursive: true });

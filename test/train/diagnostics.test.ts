@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { expectedDeadGroupRate, smallGroupWarning } from '../../src/train/diagnostics/dead-groups.js';
 import { AlarmMonitor, type AlarmStepInput } from '../../src/train/diagnostics/alarms.js';
 import { nonFiniteEntries } from '../../src/train/diagnostics/finite-guard.js';
-import { clipGlobalNorm, globalNorm } from '../../src/train/optim/grad-clip.js';
 import { learningRateAt } from '../../src/train/optim/lr-schedule.js';
 
 describe('expectedDeadGroupRate', () => {
@@ -72,16 +71,7 @@ describe('nonFiniteEntries', () => {
   });
 });
 
-describe('gradient clipping and LR schedule', () => {
-  it('clips to the global norm and returns the pre-clip norm', () => {
-    const g = [new Float32Array([3]), new Float32Array([4])];
-    expect(clipGlobalNorm(g, 1)).toBeCloseTo(5, 6);
-    expect(globalNorm(g)).toBeCloseTo(1, 4);
-    const h = [new Float64Array([0.3, 0.4])];
-    clipGlobalNorm(h, 1);
-    expect([...h[0]!]).toEqual([0.3, 0.4]);
-  });
-
+describe('LR schedule', () => {
   it('warms up linearly, then decays', () => {
     expect(learningRateAt(0, { lr: 1e-3, warmupSteps: 4 })).toBeCloseTo(2.5e-4, 12);
     expect(learningRateAt(3, { lr: 1e-3, warmupSteps: 4 })).toBeCloseTo(1e-3, 12);

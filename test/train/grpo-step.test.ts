@@ -13,10 +13,11 @@ import { completionTokenBudget } from '../../src/train/grpo/grpo-update.js';
 import { standardDeviation } from '../../src/train/math/advantages.js';
 import { turnAdvantages } from '../../src/train/math/turn-advantages.js';
 import { policyLoss } from '../../src/train/math/policy-loss.js';
-import { AdamW } from '../../src/train/optim/adamw.js';
-import type { GenerateRequest, GenerateResult, TokenScores, TrainableParameter, TrainablePolicy } from '../../src/train/policy/trainable-policy.js';
+import type { AdamWOptions, PolicyOptimizer } from '../../src/train/optim/policy-optimizer.js';
+import type { GenerateRequest, GenerateResult, ParameterValue, TokenScores, TrainablePolicy } from '../../src/train/policy/trainable-policy.js';
 import { EnvPool } from '../../src/train/rollout/env-pool.js';
 import { BigramPolicy, EOT, VOCAB } from './fixtures/bigram-policy.js';
+import type { HostParameter } from './fixtures/host-optimizer.js';
 import { LetterEnv, letterTask } from './fixtures/letter-env.js';
 
 const A = 4; // token id of 'a' in the bigram fixture's charset (offset 3 + index 1)
@@ -49,8 +50,20 @@ class RecordingPolicy implements TrainablePolicy {
     });
     await this.inner.backward(sequences, weights, entropyWeights);
   }
-  parameters(): TrainableParameter[] {
+  parameters(): HostParameter[] {
     return this.inner.parameters();
+  }
+  createOptimizer(options: AdamWOptions): Promise<PolicyOptimizer> {
+    return this.inner.createOptimizer(options);
+  }
+  parameterCount(): number {
+    return this.inner.parameterCount();
+  }
+  readParameters(): Promise<Map<string, ParameterValue>> {
+    return this.inner.readParameters();
+  }
+  loadParameters(values: ReadonlyMap<string, { readonly data: Float32Array }>): Promise<void> {
+    return this.inner.loadParameters(values);
   }
   freezeReference(): Promise<void> {
     return this.inner.freezeReference();
@@ -81,7 +94,7 @@ async function runStep(
     grpo: { ...base.grpo, ...(overrides['grpo'] as object | undefined), loss: { ...base.grpo.loss, ...((overrides['grpo'] as { loss?: object } | undefined)?.loss ?? {}) } },
   });
   const policy = new RecordingPolicy(new BigramPolicy(options.init ?? biased(1.5, 1.5)), options.noEntropies ? { noEntropies: true } : {});
-  const optimizer = new AdamW(policy.parameters(), { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
+  const optimizer = await policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
   const pool = new EnvPool(() => new LetterEnv(2));
   try {
     const result = await grpoStep({ policy, task: letterTask, pool, questionCount: 20, config, optimizer, rng: new Rng(options.seed ?? 5) }, options.lr ?? 0.5);

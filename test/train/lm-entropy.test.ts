@@ -14,15 +14,23 @@ const root = mkdtempSync(join(tmpdir(), 'lm-entropy-'));
 let model: LanguageModel;
 let policy: LmTrainablePolicy;
 let lora: LmTrainablePolicy;
+/** The LM policies behind the adapters: their trainers hold the accumulated gradients. */
+let fullLm: Policy;
+let loraLm: Policy;
 let vocab = 0;
 
 beforeAll(async () => {
   await createTinyModel(join(root, 'tiny'), { arch: 'qwen3', layers: 1, hidden: 32, heads: 2, kvHeads: 1, vocabSize: 300, seed: 11, initStd: 0.3 });
   model = await loadModel(join(root, 'tiny'));
   vocab = model.config.vocabSize;
-  policy = new LmTrainablePolicy(await Policy.create(model, { train: 'full', intraOpThreads: 1 }));
+  fullLm = await Policy.create(model, { train: 'full', intraOpThreads: 1 });
+  policy = new LmTrainablePolicy(fullLm);
   const adapter = LoraAdapter.create(model.config, { rank: 2, alpha: 4, targetModules: ['q_proj', 'down_proj'] }, { seed: 3, initB: 'random' });
-  lora = new LmTrainablePolicy(await Policy.create(model, { adapter, intraOpThreads: 1 }));
+  loraLm = await Policy.create(model, { adapter, intraOpThreads: 1 });
+  lora = new LmTrainablePolicy(loraLm);
+  const adam = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
+  await policy.createOptimizer(adam);
+  await lora.createOptimizer(adam);
 });
 afterAll(async () => {
   await policy?.dispose();
@@ -59,13 +67,20 @@ describe('LmTrainablePolicy entropies', () => {
     for (let t = 0; t < seqA.length; t++) expect(plain!.logprobs[t]).toBeCloseTo(scores!.logprobs[t]!, 5);
   });
 
-  const gradientCases: [string, () => LmTrainablePolicy, string[]][] = [
-    ['full tuning', () => policy, ['model.layers.0.mlp.down_proj.weight', 'model.embed_tokens.weight']],
-    ['LoRA', () => lora, ['base_model.model.model.layers.0.mlp.down_proj.lora_A.weight', 'base_model.model.model.layers.0.self_attn.q_proj.lora_B.weight']],
+  /** backward's accumulated gradient, read from the LM policy's resident trainer, and the live parameter views. */
+  async function accumulated(target: LmTrainablePolicy, lm: Policy, seqs: number[][], w: Float64Array[], u?: Float64Array[]) {
+    lm.activeTrainer!.zeroGrad();
+    await target.backward(seqs, w, u);
+    return { grads: await lm.activeTrainer!.readGradients(), values: lm.trainableParameters() };
+  }
+
+  const gradientCases: [string, () => [LmTrainablePolicy, Policy], string[]][] = [
+    ['full tuning', () => [policy, fullLm], ['model.layers.0.mlp.down_proj.weight', 'model.embed_tokens.weight']],
+    ['LoRA', () => [lora, loraLm], ['base_model.model.model.layers.0.mlp.down_proj.lora_A.weight', 'base_model.model.model.layers.0.self_attn.q_proj.lora_B.weight']],
   ];
   for (const [label, get, names] of gradientCases) {
     it(`backward differentiates Σ w·log p + Σ u·H (central differences, ${label})`, async () => {
-      const target = get();
+      const [target, lm] = get();
       const seqs = [seqA, seqB];
       const w = seqs.map((s) => Float64Array.from(s, (_, t) => (t === 0 ? 0 : 0.3 - 0.1 * t)));
       const u = seqs.map((s) => Float64Array.from(s, (_, t) => (t === 0 ? 0 : 0.5 + 0.25 * t)));
@@ -77,24 +92,24 @@ describe('LmTrainablePolicy entropies', () => {
         });
         return sum;
       };
-      const params = target.parameters();
       const check = async (withLogprob: boolean): Promise<void> => {
-        for (const p of params) p.grad.fill(0);
-        await target.backward(seqs, withLogprob ? w : seqs.map((s) => new Float64Array(s.length)), u);
+        const { grads, values } = await accumulated(target, lm, seqs, withLogprob ? w : seqs.map((s) => new Float64Array(s.length)), u);
         for (const name of names) {
-          const p = params.find((q) => q.name === name);
-          expect(p, `${name} among ${params.map((q) => q.name).join(', ')}`).toBeDefined();
+          const g = grads.get(name)?.data;
+          expect(g, `${name} among ${[...grads.keys()].join(', ')}`).toBeDefined();
           // The largest-gradient entry: a central difference in float32 resolves it well.
-          const i = Array.from(p!.grad).reduce((best, v, k) => (Math.abs(v) > Math.abs(p!.grad[best]!) ? k : best), 0);
-          const analytic = p!.grad[i]!;
+          const i = Array.from(g!).reduce((best, v, k) => (Math.abs(v) > Math.abs(g![best]!) ? k : best), 0);
+          const analytic = g![i]!;
           expect(Math.abs(analytic)).toBeGreaterThan(1e-3);
           const h = 1e-2;
-          const original = p!.value[i]!;
-          p!.value[i] = original + h;
+          // On CPU the views are the trainer's resident buffers: scoring reads these writes.
+          const value = values.get(name)!.data;
+          const original = value[i]!;
+          value[i] = original + h;
           const plus = await objective(withLogprob);
-          p!.value[i] = original - h;
+          value[i] = original - h;
           const minus = await objective(withLogprob);
-          p!.value[i] = original;
+          value[i] = original;
           const numeric = (plus - minus) / (2 * h);
           expect(Math.abs(numeric - analytic), `${name}[${i}] analytic ${analytic} numeric ${numeric}`).toBeLessThan(0.02 * Math.abs(analytic) + 1e-3);
         }
@@ -105,13 +120,8 @@ describe('LmTrainablePolicy entropies', () => {
   }
 
   it('without entropy weights the gradient is the plain Σ w·log p one', async () => {
-    const params = policy.parameters();
     const w = [Float64Array.from(seqA, (_, t) => (t === 0 ? 0 : -1))];
-    const grads = async (entropy?: Float64Array[]): Promise<Float32Array[]> => {
-      for (const p of params) p.grad.fill(0);
-      await policy.backward([seqA], w, entropy);
-      return params.map((p) => p.grad.slice());
-    };
+    const grads = async (entropy?: Float64Array[]): Promise<Float32Array[]> => [...(await accumulated(policy, fullLm, [seqA], w, entropy)).grads.values()].map((g) => g.data);
     const plain = await grads();
     const zeros = await grads([new Float64Array(seqA.length)]);
     plain.forEach((g, k) => expect(Array.from(zeros[k]!)).toEqual(Array.from(g)));

@@ -3,7 +3,6 @@ import { checkToolCallFormat } from '../../src/train/diagnostics/format-check.js
 import { estimateTrainingMemory, formatBytes } from '../../src/train/diagnostics/memory-estimate.js';
 import { formatDuration, formatProgress } from '../../src/train/metrics/progress-line.js';
 import { parseMetrics } from '../../src/train/metrics/metrics-log.js';
-import { AdamW } from '../../src/train/optim/adamw.js';
 import { actionToAssistantText } from '../../src/train/sft/oracle-trajectories.js';
 import { compactSystemPrompt, compactTool } from '../../envs/sql/training/sql-task.js';
 import { run as trainCli } from '../../src/cli/train.js';
@@ -60,20 +59,6 @@ describe('memory estimate', () => {
     expect(e.optimizer).toBe(1200);
     expect(e.activations).toBe((32 + 6) * 4);
     expect(formatBytes(3 * 2 ** 30)).toBe('3.00 GiB');
-  });
-});
-
-describe('AdamW', () => {
-  it('moves against the gradient by ≈ lr on the first step and round-trips its state', () => {
-    const p = { name: 'w', shape: [2], value: new Float32Array([1, 1]), grad: new Float32Array([0.5, -2]) };
-    const opt = new AdamW([p], { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
-    opt.step(0.1);
-    expect(p.value[0]).toBeCloseTo(0.9, 5);
-    expect(p.value[1]).toBeCloseTo(1.1, 5);
-    const other = new AdamW([p], opt.options);
-    other.importState(opt.exportState());
-    expect(other.stepCount).toBe(1);
-    expect(() => new AdamW([{ ...p, name: 'x' }], opt.options).importState(opt.exportState())).toThrow(/another model/);
   });
 });
 

@@ -71,7 +71,7 @@ export class PolicyTrainer {
   async step(lr: number, maxGradNorm: number): Promise<ResidentStepReport> {
     this.check();
     const report = await this.optimizer.step(lr, maxGradNorm);
-    await this.syncViews();
+    await this.refreshViews();
     return report;
   }
 
@@ -82,11 +82,18 @@ export class PolicyTrainer {
     return out;
   }
 
+  /** Host copies of the gradients accumulated since the last step or `zeroGrad` (for checks). */
+  async readGradients(): Promise<Map<string, FloatTensor>> {
+    const out = new Map<string, FloatTensor>();
+    for (const name of this.optimizer.names) out.set(name, { shape: this.views.get(name)!.shape, data: await this.optimizer.readGradient(name) });
+    return out;
+  }
+
   /** Overwrite trained parameters (e.g. from a checkpoint); throws on an unknown name or size. */
   async loadParameters(values: ReadonlyMap<string, ArrayLike<number>>): Promise<void> {
     this.check();
     this.optimizer.setParameters(values);
-    await this.syncViews();
+    await this.refreshViews();
   }
 
   /** Host copies of the optimizer state and step count. */
@@ -111,8 +118,12 @@ export class PolicyTrainer {
     this.onClose();
   }
 
-  /** CPU: point the host views at the buffers the step wrote (no copy). GPU: views refresh on read. */
-  private async syncViews(): Promise<void> {
+  /**
+   * CPU: point the policy's host views at the trainer's resident buffers (no copy; writes to a
+   * view are seen by the next run). GPU providers: the views keep their last host values.
+   * @internal Called by `Policy.createTrainer` and after every step.
+   */
+  async refreshViews(): Promise<void> {
     if (this.engine.runtime.provider !== 'cpu') return;
     for (const name of this.optimizer.names) this.views.set(name, { shape: this.views.get(name)!.shape, data: await this.optimizer.read(name) });
   }

@@ -135,7 +135,13 @@ export class Policy {
       if (this.trainer === trainer) this.trainer = undefined;
     });
     this.trainer = trainer;
+    await trainer.refreshViews();
     return trainer;
+  }
+
+  /** The trainer made by {@link createTrainer}, while it is open. */
+  get activeTrainer(): PolicyTrainer | undefined {
+    return this.trainer;
   }
 
   /** Say that host weight buffers were written in place (needed on GPU providers, where weights are bound once per buffer). */

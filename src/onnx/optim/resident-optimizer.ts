@@ -241,6 +241,13 @@ export class ResidentOptimizer {
     return t.location === 'cpu' ? (t.data as Float32Array) : ((await t.getData()) as Float32Array);
   }
 
+  /** Host copy of a parameter's accumulated gradient (for checks and diagnostics). */
+  async readGradient(name: string): Promise<Float32Array> {
+    this.parameter(name);
+    const t = this.current.get(accumulatorName(name))!;
+    return t.location === 'cpu' ? (t.data as Float32Array).slice() : ((await t.getData()) as Float32Array);
+  }
+
   /** Replace parameter values (e.g. from a checkpoint); state and accumulators are untouched. */
   setParameters(values: ReadonlyMap<string, ArrayLike<number>>): void {
     for (const [name, data] of values) this.overwrite(name, data);

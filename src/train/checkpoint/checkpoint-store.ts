@@ -14,7 +14,7 @@ import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SafetensorsFile } from '../../lm/safetensors/reader.js';
 import { writeSafetensors } from '../../lm/safetensors/writer.js';
-import type { AdamWState } from '../optim/adamw.js';
+import type { AdamWState } from '../optim/policy-optimizer.js';
 import { fsyncPath, writeFileAtomic } from './durable-fs.js';
 
 /** A float32 tensor as checkpoints store it (structurally the LM layer's tensor type). */

@@ -3,7 +3,7 @@
  * describe them (step-metrics), turn rewards into advantages (credit-assignment), and run μ
  * policy updates of the clipped surrogate with KL and entropy terms (grpo-update).
  */
-import type { AdamW } from '../optim/adamw.js';
+import type { PolicyOptimizer } from '../optim/policy-optimizer.js';
 import { assignCredit, scoreEpisodes, type ScoredEpisode } from './credit-assignment.js';
 import { grpoUpdate } from './grpo-update.js';
 import { sampleGroups, type SamplingContext } from './sample-groups.js';
@@ -11,7 +11,7 @@ import { creditMetrics, samplingMetrics } from './step-metrics.js';
 
 /** Everything a GRPO step needs. The caller owns all of it. */
 export interface GrpoStepContext<Obs> extends SamplingContext<Obs> {
-  optimizer: AdamW;
+  optimizer: PolicyOptimizer;
 }
 
 /** What a GRPO step did. */

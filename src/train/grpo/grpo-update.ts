@@ -5,7 +5,7 @@
  */
 import type { TrainConfig } from '../config/schema.js';
 import { policyLoss, type LossSequence, type PolicyLossMetrics } from '../math/policy-loss.js';
-import type { AdamW } from '../optim/adamw.js';
+import type { PolicyOptimizer } from '../optim/policy-optimizer.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import type { Episode } from '../rollout/episode.js';
 import { TrainError } from '../train-error.js';
@@ -50,7 +50,7 @@ export function completionTokenBudget(rollout: { maxTurns: number; maxNewTokensP
  */
 export async function grpoUpdate(
   policy: TrainablePolicy,
-  optimizer: AdamW,
+  optimizer: PolicyOptimizer,
   episodes: readonly Episode[],
   credit: ReadonlyMap<Episode, EpisodeCredit>,
   cfg: TrainConfig,

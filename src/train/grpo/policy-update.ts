@@ -1,18 +1,13 @@
 /**
  * One optimizer update from a loss over token log-probabilities: back-propagate the per-token
- * weights through the policy in micro-batches, guard against NaN/Inf, clip, step AdamW.
+ * weights through the policy in micro-batches into the optimizer's accumulators, then let the
+ * optimizer guard against NaN/Inf, clip and step AdamW (where the policy keeps its parameters).
  */
-import { nonFiniteEntries } from '../diagnostics/finite-guard.js';
-import { clipGlobalNorm } from '../optim/grad-clip.js';
-import { zeroGradients, type AdamW } from '../optim/adamw.js';
+import type { OptimizerStepReport, PolicyOptimizer } from '../optim/policy-optimizer.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 
-/** What an update did. */
-export interface UpdateReport {
-  gradNorm: number;
-  /** Non-finite entries found; when non-empty the update was skipped. */
-  nonFinite: string[];
-}
+/** What an update did: the pre-clip gradient norm, and the non-finite entries that made it skip. */
+export type UpdateReport = OptimizerStepReport;
 
 /**
  * Accumulates ∂loss/∂θ = Σ weights·∂logprob/∂θ over `microBatches` chunks (memory only: the
@@ -26,27 +21,21 @@ export interface UpdateReport {
  */
 export async function applyPolicyUpdate(
   policy: TrainablePolicy,
-  optimizer: AdamW,
+  optimizer: PolicyOptimizer,
   sequences: readonly (readonly number[])[],
   logprobWeights: readonly Float64Array[],
   entropyWeights: readonly Float64Array[] | undefined,
   options: { loss: number; lr: number; maxGradNorm: number; microBatches: number },
 ): Promise<UpdateReport> {
-  const params = policy.parameters();
-  zeroGradients(params);
+  optimizer.zeroGrad();
   const chunk = Math.max(1, Math.ceil(sequences.length / Math.max(1, options.microBatches)));
   for (let start = 0; start < sequences.length; start += chunk) {
     const end = Math.min(sequences.length, start + chunk);
     await policy.backward(sequences.slice(start, end), logprobWeights.slice(start, end), entropyWeights?.slice(start, end));
   }
-  const checked: Record<string, number | ArrayLike<number>> = { loss: options.loss };
-  for (const p of params) checked[p.name] = p.grad;
-  const nonFinite = nonFiniteEntries(checked);
-  if (nonFinite.length > 0) {
-    zeroGradients(params);
-    return { gradNorm: Number.NaN, nonFinite };
+  if (!Number.isFinite(options.loss)) {
+    optimizer.zeroGrad();
+    return { gradNorm: Number.NaN, nonFinite: ['loss'] };
   }
-  const gradNorm = clipGlobalNorm(params.map((p) => p.grad), options.maxGradNorm);
-  optimizer.step(options.lr);
-  return { gradNorm, nonFinite };
+  return optimizer.step(options.lr, options.maxGradNorm);
 }

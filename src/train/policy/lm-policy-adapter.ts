@@ -1,14 +1,18 @@
 /**
  * Adapts the language-model layer's `Policy` (ONNX graphs, LoRA or full tuning) to the
- * trainer's {@link TrainablePolicy}: gradient accumulation into host buffers, batched
- * generation grouped by length limit, and the chat codec. Both layers index log-probs by token
+ * trainer's {@link TrainablePolicy}: the optimizer is the policy's resident trainer (gradients,
+ * clipping and AdamW stay in the runtime), batched generation grouped by length limit, and the
+ * chat codec. Both layers index log-probs by token
  * (entry t scores token t, entry 0 is 0), so scores and weights pass through unshifted.
  */
 import type { Rng } from '../../gym/rng.js';
 import type { Policy } from '../../lm/compute/policy.js';
+import type { PolicyTrainer } from '../../lm/compute/policy-trainer.js';
 import { LanguageModel } from '../../lm/model/language-model.js';
+import type { AdamWOptions, AdamWState, OptimizerStepReport, PolicyOptimizer } from '../optim/policy-optimizer.js';
+import { TrainError } from '../train-error.js';
 import { TemplateChatCodec } from './template-chat-codec.js';
-import type { ChatCodec, GenerateRequest, GenerateResult, TokenScores, TrainableParameter, TrainablePolicy } from './trainable-policy.js';
+import type { ChatCodec, GenerateRequest, GenerateResult, ParameterValue, TokenScores, TrainablePolicy } from './trainable-policy.js';
 
 /**
  * A trainable policy backed by an ONNX transformer.
@@ -25,8 +29,10 @@ import type { ChatCodec, GenerateRequest, GenerateResult, TokenScores, Trainable
  */
 export class LmTrainablePolicy implements TrainablePolicy {
   readonly codec: ChatCodec;
-  private params: TrainableParameter[];
   private disposed = false;
+  /** The LM policy's resident trainer behind the current optimizer. */
+  private trainer: PolicyTrainer | undefined;
+  private trainerOptions: AdamWOptions | undefined;
 
   /**
    * @param lm the LM-layer policy (owned by this adapter from now on: `dispose()` closes it).
@@ -40,11 +46,6 @@ export class LmTrainablePolicy implements TrainablePolicy {
     const tokenizer = lm.model.tokenizer;
     const endOfTurn = tokenizer.idToToken(lm.model.generationDefaults.stopTokenIds.find((id) => tokenizer.idToToken(id) === '<|im_end|>') ?? lm.model.generationDefaults.stopTokenIds[0] ?? 0) ?? '<|im_end|>';
     this.codec = new TemplateChatCodec(tokenizer, endOfTurn);
-    this.params = this.bindParameters();
-  }
-
-  private bindParameters(): TrainableParameter[] {
-    return [...this.lm.trainableParameters()].map(([name, t]) => ({ name, shape: t.shape, value: t.data, grad: new Float32Array(t.data.length) }));
   }
 
   async generate(requests: readonly GenerateRequest[], rng: Rng): Promise<GenerateResult[]> {
@@ -75,43 +76,105 @@ export class LmTrainablePolicy implements TrainablePolicy {
   }
 
   async backward(sequences: readonly (readonly number[])[], logprobWeights: readonly Float64Array[], entropyWeights?: readonly Float64Array[]): Promise<void> {
+    if (!this.trainer) throw new TrainError('backward accumulates into the optimizer: call createOptimizer first');
     // The entropy graph costs extra vocabulary-sized buffers: use it only for a non-zero bonus.
     const withEntropy = entropyWeights !== undefined && entropyWeights.some((w) => w.some((v) => v !== 0));
-    const { gradients } = await this.lm.backward(sequences, logprobWeights, withEntropy ? { entropyWeights } : {});
-    for (const p of this.params) {
-      const g = gradients.get(p.name);
-      if (!g) continue;
-      for (let i = 0; i < p.grad.length; i++) p.grad[i] = p.grad[i]! + g.data[i]!;
-    }
+    await this.trainer.accumulate(sequences, logprobWeights, withEntropy ? { entropyWeights } : {});
   }
 
-  parameters(): TrainableParameter[] {
-    return this.params;
+  async createOptimizer(options: AdamWOptions): Promise<PolicyOptimizer> {
+    this.trainerOptions = options;
+    this.trainer = await this.lm.createTrainer(options);
+    // The optimizer asks for the current trainer on every call: freezeReference rebuilds the LM
+    // policy (and moves the trainer's state over) under the optimizer the run holds.
+    return new LmPolicyOptimizer(() => {
+      if (!this.trainer) throw new TrainError('the optimizer was released with its policy');
+      return this.trainer;
+    });
+  }
+
+  parameterCount(): number {
+    return [...this.lm.trainableParameters().values()].reduce((a, t) => a + t.data.length, 0);
+  }
+
+  async readParameters(): Promise<Map<string, ParameterValue>> {
+    if (this.trainer) return this.trainer.readParameters();
+    return new Map([...this.lm.trainableParameters()].map(([n, t]) => [n, { shape: t.shape, data: t.data.slice() }]));
+  }
+
+  async loadParameters(values: ReadonlyMap<string, { readonly data: Float32Array }>): Promise<void> {
+    const views = this.lm.trainableParameters();
+    for (const [name, t] of views) {
+      const w = values.get(name);
+      if (!w || w.data.length !== t.data.length) {
+        throw new TrainError(`checkpoint has no tensor "${name}" of ${t.data.length} values: it was written for another model or LoRA setup`);
+      }
+    }
+    const picked = new Map([...views.keys()].map((n) => [n, values.get(n)!.data] as const));
+    if (this.trainer) await this.trainer.loadParameters(picked);
+    else {
+      for (const [name, data] of picked) views.get(name)!.data.set(data);
+      this.lm.weightsChanged();
+    }
   }
 
   /**
    * Makes the current weights the KL reference. LoRA: nothing to do (the reference is the base
    * model with adapters off). Full tuning: the LM policy scores references with its base
-   * weights, so it is rebuilt over a model whose base weights are the current ones; the
-   * optimizer keeps working because parameter objects are rebound in place.
+   * weights, so it is rebuilt over a model whose base weights are the current ones, and the
+   * trainer (parameters and AdamW moments) moves to the new policy.
    */
   async freezeReference(): Promise<void> {
     if (this.lm.train !== 'full') return;
-    if (!this.recreate) throw new Error('full-tuning reference refresh needs the `recreate` factory of LmTrainablePolicy');
+    if (!this.recreate) throw new TrainError('full-tuning reference refresh needs the `recreate` factory of LmTrainablePolicy');
     const model = this.lm.model;
+    const current = await this.readParameters();
+    const state = this.trainer ? await this.trainer.exportState() : undefined;
     const weights = new Map(model.weights);
-    for (const p of this.params) weights.set(p.name, { shape: p.shape, data: Float32Array.from(p.value) });
+    for (const [name, t] of current) weights.set(name, t);
     const next = await this.recreate(new LanguageModel(model.dir, model.config, model.tokenizer, model.generationDefaults, weights));
     await this.lm.close();
     this.lm = next;
-    const fresh = new Map(this.bindParameters().map((p) => [p.name, p]));
-    // Keep the objects the optimizer holds; point them at the new policy's buffers.
-    for (const p of this.params) Object.assign(p, { value: fresh.get(p.name)!.value });
+    if (state && this.trainerOptions) {
+      this.trainer = await this.lm.createTrainer(this.trainerOptions);
+      this.trainer.importState(state);
+    } else this.trainer = undefined;
   }
 
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
     await this.lm.close();
+  }
+}
+
+/** The trainer-side view of the LM policy's resident trainer (state format conversions). */
+class LmPolicyOptimizer implements PolicyOptimizer {
+  constructor(private readonly current: () => PolicyTrainer) {}
+
+  get stepCount(): number {
+    return this.current().stepCount;
+  }
+
+  zeroGrad(): void {
+    this.current().zeroGrad();
+  }
+
+  async step(lr: number, maxGradNorm: number): Promise<OptimizerStepReport> {
+    const r = await this.current().step(lr, maxGradNorm);
+    return { gradNorm: r.gradNorm, nonFinite: [...r.nonFinite] };
+  }
+
+  async exportState(): Promise<AdamWState> {
+    const s = await this.current().exportState();
+    return { step: s.step, m: new Map(s.state.get('m')), v: new Map(s.state.get('v')) };
+  }
+
+  importState(state: AdamWState): void {
+    try {
+      this.current().importState({ step: state.step, state: new Map([['m', state.m], ['v', state.v]]) });
+    } catch (e) {
+      throw new TrainError(e instanceof Error ? e.message : String(e));
+    }
   }
 }

@@ -6,6 +6,7 @@
  * transformers; tests fulfil it with a small exact model.
  */
 import type { Rng } from '../../gym/rng.js';
+import type { AdamWOptions, PolicyOptimizer } from '../optim/policy-optimizer.js';
 
 /** One chat message, in the role/content shape chat templates take. */
 export interface PolicyChatMessage {
@@ -66,12 +67,10 @@ export interface TokenScores {
   entropies?: Float32Array;
 }
 
-/** A trainable tensor with its gradient buffer (both row-major float32). */
-export interface TrainableParameter {
-  readonly name: string;
+/** A trained tensor's value on the host (row-major float32), as checkpoints store it. */
+export interface ParameterValue {
   readonly shape: readonly number[];
-  readonly value: Float32Array;
-  readonly grad: Float32Array;
+  readonly data: Float32Array;
 }
 
 /**
@@ -82,7 +81,9 @@ export interface TrainableParameter {
  * ```ts
  * const [out] = await policy.generate([{ prompt, maxNewTokens: 32, temperature: 1, topP: 1 }], rng);
  * const [scores] = await policy.score([[...prompt, ...out.tokens]]);
- * await policy.backward([[...prompt, ...out.tokens]], [weights]); // accumulates into parameters()[i].grad
+ * const optimizer = await policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
+ * await policy.backward([[...prompt, ...out.tokens]], [weights]); // accumulates into the optimizer
+ * await optimizer.step(1e-4, 1);
  * ```
  */
 export interface TrainablePolicy {
@@ -96,16 +97,27 @@ export interface TrainablePolicy {
    */
   score(sequences: readonly (readonly number[])[], options?: { reference?: boolean; entropy?: boolean }): Promise<TokenScores[]>;
   /**
-   * Accumulates into every parameter's `grad` the gradient of
-   * Σ_i Σ_t logprobWeights[i][t]·log p(token_t) (+ Σ entropyWeights[i][t]·H_t when given).
+   * Adds to the current optimizer's gradient accumulators (see {@link createOptimizer}) the
+   * gradient of Σ_i Σ_t logprobWeights[i][t]·log p(token_t) (+ Σ entropyWeights[i][t]·H_t when
+   * given); throws when no optimizer was created.
    */
   backward(
     sequences: readonly (readonly number[])[],
     logprobWeights: readonly Float64Array[],
     entropyWeights?: readonly Float64Array[],
   ): Promise<void>;
-  /** The tensors the optimizer updates (LoRA adapters, or all weights). */
-  parameters(): TrainableParameter[];
+  /**
+   * AdamW over the trained tensors (LoRA adapters, or all weights), with fresh moments; it
+   * replaces the previous optimizer. The backend keeps parameters, moments and gradients where
+   * it computes (the ONNX policy: resident in its runtime).
+   */
+  createOptimizer(options: AdamWOptions): Promise<PolicyOptimizer>;
+  /** Number of trained values. */
+  parameterCount(): number;
+  /** Host copies of the trained tensors by name (for checkpoints and saved models). */
+  readParameters(): Promise<Map<string, ParameterValue>>;
+  /** Overwrites the trained tensors (from a checkpoint); throws when one is missing or mis-sized. */
+  loadParameters(values: ReadonlyMap<string, { readonly data: Float32Array }>): Promise<void>;
   /** Makes the current weights the reference policy for KL (a no-op for LoRA, whose reference is adapters-off). */
   freezeReference(): Promise<void>;
   /** Releases sessions and buffers. Idempotent. */

@@ -24,7 +24,7 @@ import { traceRecord, tracePicks } from './traces.js';
  */
 export async function startGrpo<Obs>(run: RunContext<Obs>): Promise<void> {
   const cfg = run.config;
-  run.resetOptimizer();
+  await run.resetOptimizer();
   if (cfg.grpo.loss.beta > 0) await run.freezeReference();
   const k = cfg.rollout.numGenerations;
   let p: number | undefined;

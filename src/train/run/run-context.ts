@@ -12,7 +12,7 @@ import { CheckpointStore, type CheckpointTensor } from '../checkpoint/checkpoint
 import type { TrainConfig } from '../config/schema.js';
 import { writeDashboard } from '../dashboard/dashboard-page.js';
 import { MetricsLog, type MetricRecord } from '../metrics/metrics-log.js';
-import { AdamW } from '../optim/adamw.js';
+import type { PolicyOptimizer } from '../optim/policy-optimizer.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import { EnvPool } from '../rollout/env-pool.js';
 import type { RolloutTask } from '../rollout/rollout-task.js';
@@ -20,18 +20,8 @@ import type { ScriptedAgent } from '../sft/oracle-trajectories.js';
 import { TrainError } from '../train-error.js';
 import type { RunState, TrainingSetup, TrainingSummary } from './run-types.js';
 
-function weightsOf(policy: TrainablePolicy): Map<string, CheckpointTensor> {
-  return new Map(policy.parameters().map((p) => [p.name, { shape: p.shape, data: p.value }]));
-}
-
-function loadWeights(policy: TrainablePolicy, weights: ReadonlyMap<string, CheckpointTensor>): void {
-  for (const p of policy.parameters()) {
-    const w = weights.get(p.name);
-    if (!w || w.data.length !== p.value.length) {
-      throw new TrainError(`checkpoint has no tensor "${p.name}" of ${p.value.length} values: it was written for another model or LoRA setup`);
-    }
-    p.value.set(w.data);
-  }
+async function weightsOf(policy: TrainablePolicy): Promise<Map<string, CheckpointTensor>> {
+  return new Map([...(await policy.readParameters())].map(([name, t]) => [name, { shape: t.shape, data: t.data }]));
 }
 
 /**
@@ -52,7 +42,7 @@ export class RunContext<Obs> {
   readonly rng: Rng;
   readonly log: MetricsLog;
   /** The optimizer of the current phase (fresh moments when GRPO starts after SFT). */
-  optimizer: AdamW;
+  optimizer: PolicyOptimizer;
   /** What a checkpoint carries besides weights, optimizer and RNG. */
   state: RunState;
   /** The GRPO step the run resumed from, when it resumed. */
@@ -64,7 +54,7 @@ export class RunContext<Obs> {
   private constructor(
     private readonly setup: TrainingSetup<Obs>,
     private readonly store: CheckpointStore,
-    restored: { state: RunState; resumedFromStep: number | undefined; optimizer: AdamW; rng: Rng; log: MetricsLog },
+    restored: { state: RunState; resumedFromStep: number | undefined; optimizer: PolicyOptimizer; rng: Rng; log: MetricsLog },
   ) {
     this.config = setup.config;
     this.policy = setup.policy;
@@ -88,7 +78,7 @@ export class RunContext<Obs> {
     let state: RunState = { phase: 'sft_done', grpoStep: 0, metricsCount: 0, clock: 0, summary: { formatCheck: {}, sftSteps: 0, grpoSteps: 0, evaluations: {} } };
     let resumedFromStep: number | undefined;
     const checkpoint = await store.loadLatest();
-    const optimizer = newOptimizer(setup.policy, cfg);
+    const optimizer = await newOptimizer(setup.policy, cfg);
     if (checkpoint) {
       state = checkpoint.extra as unknown as RunState;
       resumedFromStep = state.grpoStep;
@@ -98,13 +88,13 @@ export class RunContext<Obs> {
         try {
           const weights = new Map<string, CheckpointTensor>();
           for (const name of ref.names()) weights.set(name, await ref.read(name));
-          loadWeights(setup.policy, weights);
+          await setup.policy.loadParameters(weights);
         } finally {
           await ref.close();
         }
         await setup.policy.freezeReference();
       }
-      loadWeights(setup.policy, checkpoint.weights);
+      await setup.policy.loadParameters(checkpoint.weights);
       optimizer.importState(checkpoint.optimizer);
       rng.setState(checkpoint.rngState);
       await log.truncateTo(state.metricsCount);
@@ -153,13 +143,13 @@ export class RunContext<Obs> {
   }
 
   /** A fresh optimizer over the policy's parameters (GRPO starts with fresh moments after SFT). */
-  resetOptimizer(): void {
-    this.optimizer = newOptimizer(this.policy, this.config);
+  async resetOptimizer(): Promise<void> {
+    this.optimizer = await newOptimizer(this.policy, this.config);
   }
 
   /** Makes the current weights the KL reference, saved so a resumed run restores it. */
   async freezeReference(): Promise<void> {
-    await writeSafetensors(referencePath(this.config), weightsOf(this.policy));
+    await writeSafetensors(referencePath(this.config), await weightsOf(this.policy));
     await this.policy.freezeReference();
   }
 
@@ -169,7 +159,7 @@ export class RunContext<Obs> {
     if (phase === 'grpo') this.state.grpoStep = step;
     this.state.clock = this.now();
     this.state.metricsCount = await this.log.count();
-    await this.store.save({ step, weights: weightsOf(this.policy), optimizer: this.optimizer.exportState(), rngState: this.rng.getState(), extra: { ...this.state } });
+    await this.store.save({ step, weights: await weightsOf(this.policy), optimizer: await this.optimizer.exportState(), rngState: this.rng.getState(), extra: { ...this.state } });
   }
 
   /** Rewrites the dashboard from the metrics so far (`live` pages reload themselves). */
@@ -188,8 +178,8 @@ export class RunContext<Obs> {
   }
 }
 
-function newOptimizer(policy: TrainablePolicy, cfg: TrainConfig): AdamW {
-  return new AdamW(policy.parameters(), { beta1: cfg.optim.beta1, beta2: cfg.optim.beta2, eps: cfg.optim.eps, weightDecay: cfg.optim.weightDecay });
+function newOptimizer(policy: TrainablePolicy, cfg: TrainConfig): Promise<PolicyOptimizer> {
+  return policy.createOptimizer({ beta1: cfg.optim.beta1, beta2: cfg.optim.beta2, eps: cfg.optim.eps, weightDecay: cfg.optim.weightDecay });
 }
 
 function referencePath(cfg: TrainConfig): string {

@@ -3,7 +3,7 @@
  */
 import type { Rng } from '../../gym/rng.js';
 import { sftLoss } from '../math/policy-loss.js';
-import type { AdamW } from '../optim/adamw.js';
+import type { PolicyOptimizer } from '../optim/policy-optimizer.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import { applyPolicyUpdate } from '../grpo/policy-update.js';
 import type { SftSequence } from './oracle-trajectories.js';
@@ -41,7 +41,7 @@ export function sftBatches(sequences: readonly SftSequence[], batchSize: number,
  */
 export async function sftStep(
   policy: TrainablePolicy,
-  optimizer: AdamW,
+  optimizer: PolicyOptimizer,
   batch: readonly SftSequence[],
   options: { lr: number; maxGradNorm: number; microBatches: number },
 ): Promise<SftStepResult> {

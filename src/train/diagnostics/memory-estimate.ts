@@ -23,7 +23,11 @@ export interface MemoryEstimateInput {
 /** The estimate, in bytes, by component. */
 export interface MemoryEstimate {
   weights: number;
-  /** Gradients plus AdamW's two moments for the trainable parameters. */
+  /**
+   * The resident optimizer's tensors for the trainable parameters: their values, AdamW's two
+   * moments and the gradient accumulators, each in two buffers (written alternately on CPU; on GPU
+   * providers the next values are allocated before the old ones are freed).
+   */
   optimizer: number;
   /** Activations kept for the backward pass (incl. logits over the vocabulary). */
   activations: number;
@@ -31,7 +35,7 @@ export interface MemoryEstimate {
 }
 
 /**
- * Weights + trainable-parameter gradients and Adam moments (3 float32 copies) + activations
+ * Weights + the resident optimizer (8 float32 copies of the trainable parameters) + activations
  * (≈ 16 hidden-sized float32 vectors per layer per token, plus two vocabulary-sized logit
  * buffers per token).
  *
@@ -44,7 +48,7 @@ export interface MemoryEstimate {
 export function estimateTrainingMemory(input: MemoryEstimateInput): MemoryEstimate {
   const bw = input.bytesPerWeight ?? 4;
   const weights = input.parameters * bw;
-  const optimizer = input.trainableParameters * 4 * 3;
+  const optimizer = input.trainableParameters * 4 * 8;
   const tokens = input.batch * input.sequenceLength;
   const activations = tokens * (input.layers * input.hidden * 16 + input.vocab * 2) * 4;
   return { weights, optimizer, activations, total: weights + optimizer + activations };

@@ -65,9 +65,11 @@ describe('ResidentOptimizer', () => {
     }
     expect(opt.stepCount).toBe(5);
     // Parameters, moments and accumulators were fed from resident buffers: nothing but the
-    // three scalars crossed into the apply graph.
+    // three scalars crossed into the apply graph, and only Σg² of the one parameter came back.
     expect(opt.stats.feedBytes).toBe(5 * 3 * 4);
-    expect(opt.stats.fetchBytes).toBe(5 * (4 + 4)); // grad_norm and Σg² of the one parameter
+    expect(opt.stats.fetchBytes).toBe(0);
+    expect(opt.normStats.feedBytes).toBe(0);
+    expect(opt.normStats.fetchBytes).toBe(5 * 4);
     const state = await opt.exportState();
     state.state.get('m')!.get('w')!.forEach((val, i) => expect(Math.abs(val - m[i]!)).toBeLessThan(1e-6 * Math.abs(m[i]!)));
     opt.close();

@@ -22,6 +22,11 @@ function reduce(op: string, x: Tensor, axes: readonly number[] | undefined, keep
 export const reduceSum = (x: Tensor, axes?: readonly number[], keepdims = false): Tensor => reduce('ReduceSum', x, axes, keepdims);
 /** Mean over `axes`. @example `reduceMean(x.mul(x), [-1], true)` */
 export const reduceMean = (x: Tensor, axes?: readonly number[], keepdims = false): Tensor => reduce('ReduceMean', x, axes, keepdims);
+/**
+ * Σ x² over `axes` in one pass (no gradient rule: for norms outside differentiated code, e.g.
+ * gradient clipping). @example `reduceSumSquare(grad)`
+ */
+export const reduceSumSquare = (x: Tensor, axes?: readonly number[], keepdims = false): Tensor => reduce('ReduceSumSquare', x, axes, keepdims);
 /** Maximum over `axes`. @example `reduceMax(logits, [-1], true)` */
 export const reduceMax = (x: Tensor, axes?: readonly number[], keepdims = false): Tensor => reduce('ReduceMax', x, axes, keepdims);
 

@@ -37,7 +37,8 @@ export function adamw(config: AdamWConfig = {}): Optimizer {
       const c1 = sub(one, pow(g.scalar(b1, param.dtype), step));
       const c2 = sub(one, pow(g.scalar(b2, param.dtype), step));
       const denom = add(sqrt(div(v2, c2)), eps);
-      const p2 = sub(decayed, div(mul(lr, div(m2, c1)), denom));
+      // lr / (1 − β1^t) is a scalar: one pass over m instead of two.
+      const p2 = sub(decayed, div(mul(m2, div(lr, c1)), denom));
       return { param: p2, state: [m2, v2] };
     },
   };

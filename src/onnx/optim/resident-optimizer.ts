@@ -2,8 +2,9 @@
  * An optimizer whose parameters, optimizer state and gradient accumulators stay resident in
  * onnxruntime between steps. A caller's gradient graph adds its gradients into the accumulators
  * ({@link appendGradientAccumulation}: `gradacc.<p>.next = gradacc.<p> + ∂objective/∂p`, one run
- * per micro-batch); one apply graph then clips by global norm, skips the update when a gradient is
- * not finite, and runs the update rule. CPU: every tensor has two preallocated buffers and each
+ * per micro-batch). A step runs a norm graph (Σ g² per parameter, the only values that come back),
+ * skips the update when one is not finite, and otherwise one apply graph runs the update rule on
+ * the clipped gradients and zeroes the accumulators. CPU: every tensor has two preallocated buffers and each
  * run writes into the set it does not read (no allocation per step, the host-side views stay
  * valid until the next step); GPU providers: outputs stay in device memory (`gpu-buffer`) and are
  * fed straight back, so only scalars and the micro-batches cross the bus.
@@ -12,8 +13,8 @@ import ort from 'onnxruntime-node';
 import { GraphError } from '../graph/errors.js';
 import { Graph } from '../graph/graph.js';
 import type { Tensor } from '../graph/tensor.js';
-import { add, div, equal, minimum, mul, sqrt, sub, where } from '../ops/elementwise.js';
-import { reduceSum } from '../ops/reduce.js';
+import { add, mul } from '../ops/elementwise.js';
+import { reduceSumSquare } from '../ops/reduce.js';
 import { concat, zerosLike } from '../ops/shape-ops.js';
 import { markResident, type OrtTensor } from '../runtime/host-tensor.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -66,37 +67,38 @@ export function appendGradientAccumulation(graph: Graph, gradients: readonly (re
 
 const STEP = '__step';
 const LR = '__lr';
-const MAX_NORM = '__max_norm';
-const NORM = 'grad_norm';
+const SCALE = '__clip_scale';
 const SUMSQ = 'grad_sumsq';
 
+/** The norm graph: each accumulator's Σ g² (one pass over the gradients), as a vector. */
+function buildNormGraph(params: readonly ResidentParameterSpec[]): Graph {
+  const g = new Graph('resident_norm');
+  const sums = params.map((p) => reduceSumSquare(g.input(accumulatorName(p.name), 'float32', p.dims)).reshape([1]));
+  g.output(concat(sums, 0), SUMSQ);
+  return g;
+}
+
 /**
- * The apply graph: clip + non-finite guard + update rule over every parameter. Inputs: each
- * parameter, its state tensors, its accumulator, and the scalars step, lr, max norm (+∞ turns
- * clipping off). Outputs: the next parameter and state values (the old ones when any gradient is
- * not finite), zeroed accumulators, the pre-clip norm and each parameter's Σ g².
+ * The apply graph: the update rule over every parameter with the clipped gradient
+ * `gradacc · scale`. Inputs: each parameter, its state tensors, its accumulator, and the scalars
+ * step, lr and the clip scale. Outputs: the next parameter and state values and zeroed
+ * accumulators. (The norm, the scale and the non-finite check are decided between the two runs:
+ * the host sees the norm graph's per-parameter Σ g² anyway, and skipping a step is then simply
+ * not running this graph, with no `Where` passes over every tensor.)
  */
 function buildApplyGraph(params: readonly ResidentParameterSpec[], optimizer: Optimizer): Graph {
   const g = new Graph('resident_apply');
   const step = g.input(STEP, 'float32', []);
   const lr = g.input(LR, 'float32', []);
-  const maxNorm = g.input(MAX_NORM, 'float32', []);
-  const ps = params.map((p) => g.input(p.name, 'float32', p.dims));
-  const accs = params.map((p) => g.input(accumulatorName(p.name), 'float32', p.dims));
-  const states = params.map((p) => optimizer.stateNames.map((s) => g.input(`${p.name}.${s}`, 'float32', p.dims)));
-  const sumsq = accs.map((a) => reduceSum(mul(a, a)));
-  const total = sumsq.reduce((a, b) => add(a, b));
-  const norm = sqrt(total);
-  // x − x is 0 for every finite x and NaN for ±Inf and NaN: one scalar test for all gradients.
-  const finite = equal(sub(total, total), 0);
-  const scale = minimum(div(maxNorm, add(norm, 1e-6)), 1);
-  g.output(norm, NORM);
-  g.output(concat(sumsq.map((s) => s.reshape([1])), 0), SUMSQ);
-  params.forEach((p, i) => {
-    const out = optimizer.update({ param: ps[i]!, grad: mul(accs[i]!, scale), state: states[i]!, step, lr });
-    g.output(where(finite, out.param, ps[i]!), nextName(p.name));
-    out.state.forEach((t, k) => g.output(where(finite, t, states[i]![k]!), nextName(states[i]![k]!.name)));
-    g.output(zerosLike(accs[i]!), nextName(accs[i]!.name));
+  const scale = g.input(SCALE, 'float32', []);
+  params.forEach((p) => {
+    const param = g.input(p.name, 'float32', p.dims);
+    const acc = g.input(accumulatorName(p.name), 'float32', p.dims);
+    const state = optimizer.stateNames.map((s) => g.input(`${p.name}.${s}`, 'float32', p.dims));
+    const out = optimizer.update({ param, grad: mul(acc, scale), state, step, lr });
+    g.output(out.param, nextName(p.name));
+    out.state.forEach((t, k) => g.output(t, nextName(state[k]!.name)));
+    g.output(zerosLike(acc), nextName(acc.name));
   });
   return g;
 }
@@ -120,6 +122,7 @@ export class ResidentOptimizer {
 
   private constructor(
     private readonly session: OnnxSession,
+    private readonly normSession: OnnxSession,
     private readonly params: readonly ResidentParameterSpec[],
     private readonly optimizer: Optimizer,
   ) {
@@ -143,9 +146,9 @@ export class ResidentOptimizer {
   static async create(runtime: Runtime, params: readonly ResidentParameterSpec[], optimizer: Optimizer): Promise<ResidentOptimizer> {
     if (params.length === 0) throw new GraphError('ResidentOptimizer: no parameters');
     const graph = buildApplyGraph(params, optimizer);
-    const kept = graph.outputs.map((t) => t.name).filter((n) => n !== NORM && n !== SUMSQ);
-    const session = await runtime.session(graph, { keepOnDevice: kept });
-    return new ResidentOptimizer(session, params, optimizer);
+    const session = await runtime.session(graph, { keepOnDevice: graph.outputs.map((t) => t.name) });
+    const normSession = await runtime.session(buildNormGraph(params));
+    return new ResidentOptimizer(session, normSession, params, optimizer);
   }
 
   /** Updates applied so far (skipped non-finite steps do not count). */
@@ -212,11 +215,20 @@ export class ResidentOptimizer {
    * parameters and state keep their values, the step does not count, and `nonFinite` names them.
    */
   async step(lr: number, maxGradNorm: number): Promise<ResidentStepReport> {
-    const feeds: Record<string, OrtTensor> = {
-      [STEP]: scalar(this.steps + 1),
-      [LR]: scalar(lr),
-      [MAX_NORM]: scalar(maxGradNorm > 0 ? maxGradNorm : Number.POSITIVE_INFINITY),
-    };
+    const norms = await this.normSession.run(Object.fromEntries(this.params.map((p) => [accumulatorName(p.name), this.current.get(accumulatorName(p.name))!])));
+    const sumsq = norms[SUMSQ]!.data as Float32Array;
+    const nonFinite = this.params.filter((_, i) => !Number.isFinite(sumsq[i]!)).map((p) => p.name);
+    if (nonFinite.length > 0) {
+      // Skip: parameters and moments keep their values, the step does not count.
+      this.zeroGrad();
+      return { gradNorm: Number.NaN, nonFinite };
+    }
+    let total = 0;
+    for (const v of sumsq) total += v;
+    const gradNorm = Math.sqrt(total);
+    // torch.nn.utils.clip_grad_norm_'s rule (the one clipByGlobalNorm and clipReference apply).
+    const scale = maxGradNorm > 0 ? Math.min(1, maxGradNorm / (gradNorm + 1e-6)) : 1;
+    const feeds: Record<string, OrtTensor> = { [STEP]: scalar(this.steps + 1), [LR]: scalar(lr), [SCALE]: scalar(scale) };
     for (const k of this.stateKeys) feeds[k] = this.current.get(k)!;
     const into = this.spare ? Object.fromEntries(this.stateKeys.map((k) => [nextName(k), this.spare!.get(k)!])) : undefined;
     const out = await this.session.run(feeds, into ? { into } : {});
@@ -225,11 +237,8 @@ export class ResidentOptimizer {
     else for (const t of this.current.values()) t.dispose();
     this.current = fresh;
     this.accumulatorsZero = true;
-    const sumsq = out[SUMSQ]!.data as Float32Array;
-    const nonFinite = this.params.filter((_, i) => !Number.isFinite(sumsq[i]!)).map((p) => p.name);
-    if (nonFinite.length > 0) return { gradNorm: Number.NaN, nonFinite };
     this.steps++;
-    return { gradNorm: Number((out[NORM]!.data as Float32Array)[0]), nonFinite };
+    return { gradNorm, nonFinite };
   }
 
   /**
@@ -283,6 +292,9 @@ export class ResidentOptimizer {
 
   /** Session counters of the apply graph (runs, time, host bytes fed and fetched). */
   get stats(): OnnxSession['stats'] { return this.session.stats; }
+
+  /** Session counters of the norm graph (its output, one Σ g² per parameter, is all that comes back). */
+  get normStats(): OnnxSession['stats'] { return this.normSession.stats; }
 
   /** Release device tensors (the session belongs to the runtime). */
   close(): void {

@@ -160,7 +160,7 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
     });
     console.log(`model ${config.model.path === 'tiny' ? `tiny (${join(config.runDir, 'model')})` : config.model.path}: ${(model.parameterCount() / 1e6).toFixed(2)}M parameters, ` +
       `${(trainable / 1e6).toFixed(2)}M trainable (${config.model.lora.rank > 0 ? `LoRA r=${config.model.lora.rank}` : 'full'}), device ${config.model.device}`);
-    console.log(`memory estimate: ${formatBytes(memory.total)} (weights ${formatBytes(memory.weights)}, gradients+Adam ${formatBytes(memory.optimizer)}, activations ${formatBytes(memory.activations)})`);
+    console.log(`memory estimate: ${formatBytes(memory.total)} (weights ${formatBytes(memory.weights)}, resident optimizer ${formatBytes(memory.optimizer)}, activations ${formatBytes(memory.activations)})`);
 
     const splits = config.env.evalSplits;
     const evalQuestionIds = (split: string): string[] =>

@@ -64,7 +64,7 @@ function randomSequences(model: LanguageModel, count: number, length: number, se
 async function parity(dir: string, provider: ProviderName): Promise<unknown> {
   const model = await loadModel(dir);
   const sequences = randomSequences(model, 4, 48, 1);
-  const weights = sequences.map((s) => Float32Array.from({ length: s.length - 1 }, (_, t) => (t % 5 === 0 ? 0 : -1)));
+  const weights = sequences.map((s) => Float32Array.from({ length: s.length }, (_, t) => (t % 5 === 1 ? 0 : -1))); // token-aligned; entry 0 is ignored
   const run = async (p: ProviderName) => {
     const policy = await Policy.create(model, { provider: p, train: 'full' });
     try {
@@ -128,12 +128,12 @@ async function grpoStep(model: LanguageModel, runtime: Runtime, mode: 'lora' | '
     const warm = await policy.generate(prompts.slice(0, 2), { maxTokens: 2, seed: 0 });
     const warmSeqs = warm.map((g) => [...g.promptTokenIds, ...g.tokenIds]);
     await policy.score(warmSeqs);
-    await trainer.accumulate(warmSeqs, warmSeqs.map((s) => new Float32Array(s.length - 1)));
+    await trainer.accumulate(warmSeqs, warmSeqs.map((s) => new Float32Array(s.length)));
     await trainer.step(0, 1);
     const sample = await phase(() => policy.generate(prompts, { maxTokens: newTokens, temperature: 1, seed: 1, stopTokenIds: [] }));
     const sequences = sample.value.map((g) => [...g.promptTokenIds, ...g.tokenIds]);
     const score = await phase(() => policy.score(sequences));
-    const weights = sequences.map((s, i) => Float32Array.from({ length: s.length - 1 }, (_, t) => (t >= 47 ? (i % 2 ? 1 : -1) / sequences.length : 0)));
+    const weights = sequences.map((s, i) => Float32Array.from({ length: s.length }, (_, t) => (t >= 48 ? (i % 2 ? 1 : -1) / sequences.length : 0)));
     const update = await phase(async () => {
       for (let i = 0; i < sequences.length; i += 4) await trainer.accumulate(sequences.slice(i, i + 4), weights.slice(i, i + 4));
       return trainer.step(1e-5, 1);

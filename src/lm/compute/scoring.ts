@@ -154,7 +154,7 @@ export async function gradSequences(
  * trained parameters are read from `optimizer` (resident), the rest from `options`.
  *
  * @example
- * await accumulateGradients(engine, rope, [[1, 2, 3]], [[-1, -1]], optimizer, { target: 'base' });
+ * await accumulateGradients(engine, rope, [[1, 2, 3]], [[0, -1, -1]], optimizer, { target: 'base' });
  * await optimizer.step(1e-3, 1);
  */
 export async function accumulateGradients(

@@ -7,7 +7,7 @@ import type { SqlAgent } from '../../envs/sql/agents/agent.js';
 import { NoisyAgent } from '../../envs/sql/agents/noisy-agent.js';
 import { OracleAgent } from '../../envs/sql/agents/oracle-agent.js';
 import { RandomAgent } from '../../envs/sql/agents/random-agent.js';
-import { runEpisodes } from '../../envs/sql/agents/run-episodes.js';
+import { runEpisodes, type EpisodeRecord } from '../../envs/sql/agents/run-episodes.js';
 import type { ActionMode } from '../../envs/sql/actions/action-types.js';
 import { describeDatasetSource, parseDatasetSource } from '../../envs/sql/datasets/dataset-source.js';
 import { loadDataset } from '../../envs/sql/datasets/load-dataset.js';
@@ -15,15 +15,21 @@ import type { SqlDataset } from '../../envs/sql/datasets/sql-dataset.js';
 import type { AnswerMode } from '../../envs/sql/judge/judge-config.js';
 import { QueryPool } from '../../envs/sql/sandbox/query-pool.js';
 import { SQLEnv } from '../../envs/sql/sql-env.js';
+import { Rng } from '../gym/rng.js';
+import { sampledScores, type SampledScores, type SampleOutcome } from '../train/eval/pass-at-k.js';
 import { parseCommandArgs } from './command-args.js';
 
 const USAGE = `usage: sqlenv eval --agent random|oracle|noisy [--dataset bundled|spider:DIR|bird:DIR|DIR]
                    [--split NAME] [--episodes N | --all] [--seed S] [--step-budget N]
-                   [--action-mode tolerant|strict] [--answer-mode value|sql|either] [--json]
+                   [--action-mode tolerant|strict] [--answer-mode value|sql|either]
+                   [--samples K] [--json]
 
 Runs a baseline agent for N episodes (episode i uses seed S+i and a seeded random question)
 and prints success rate, mean return, mean steps, and how often each error type occurred.
 --all plays every question of the split exactly once, in order, instead.
+--samples K plays each question K times (N seeded random questions, or every question with
+--all) and adds pass@1 (mean success of one sample), pass@K (at least one of the K right) and
+majority vote (the most frequent submitted answer decides).
   random  samples the action space (the floor: about 0%)
   oracle  runs the gold SQL and answers with its result (must be 100%)
   noisy   the oracle's calls garbled as small models garble them (tests tolerance)`;
@@ -44,6 +50,7 @@ export async function run(argv: string[]): Promise<number> {
       'step-budget': { type: 'string', default: '10' },
       'action-mode': { type: 'string', default: 'tolerant' },
       'answer-mode': { type: 'string', default: 'value' },
+      samples: { type: 'string', default: '1' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -54,10 +61,12 @@ export async function run(argv: string[]): Promise<number> {
   const episodes = Number(values.episodes);
   const seed = Number(values.seed);
   const stepBudget = Number(values['step-budget']);
+  const samples = Number(values.samples);
   const problems = [
     AGENTS.includes(agentName as (typeof AGENTS)[number]) ? '' : `--agent must be one of ${AGENTS.join(', ')}, got "${agentName}"`,
     Number.isInteger(episodes) && episodes > 0 ? '' : `--episodes must be a positive integer, got "${values.episodes}"`,
     Number.isInteger(seed) ? '' : `--seed must be an integer, got "${values.seed}"`,
+    Number.isInteger(samples) && samples > 0 ? '' : `--samples must be a positive integer, got "${values.samples}"`,
     Number.isInteger(stepBudget) && stepBudget > 0 ? '' : `--step-budget must be a positive integer, got "${values['step-budget']}"`,
     ['tolerant', 'strict'].includes(values['action-mode']) ? '' : `--action-mode must be tolerant or strict`,
     ['value', 'sql', 'either'].includes(values['answer-mode']) ? '' : `--answer-mode must be value, sql or either`,
@@ -79,7 +88,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     const ds = dataset;
     // --all: each question once, so a success rate is over the whole split rather than a sample.
-    const questionIds = values.all ? dataset.questions.map((q) => q.id) : undefined;
+    // --samples K: each chosen question K times in a row (episode seeds differ, so stochastic agents vary).
+    const chosen = values.all ? dataset.questions.map((q) => q.id)
+      : samples > 1 ? new Rng(seed).shuffle(dataset.questions.map((q) => q.id)).slice(0, episodes) : undefined;
+    const questionIds = chosen && samples > 1 ? chosen.flatMap((id) => Array<string>(samples).fill(id)) : chosen;
     const report = await runEpisodes(
       () => new SQLEnv({ dataset: ds, pool, stepBudget, actionMode: values['action-mode'] as ActionMode, answerMode }),
       agent,
@@ -102,6 +114,7 @@ export async function run(argv: string[]): Promise<number> {
       repair_counts: report.repair_counts,
       questions: dataset.questions.length,
       skipped_questions: dataset.skipped.length,
+      ...(samples > 1 ? { sampled: sampledScoresOf(report.records, samples) } : {}),
     };
     if (values.json) {
       console.log(JSON.stringify(summary));
@@ -109,6 +122,10 @@ export async function run(argv: string[]): Promise<number> {
       console.log(
         `success rate ${(100 * summary.success_rate).toFixed(1)}%, mean return ${summary.mean_return.toFixed(3)}, mean steps ${summary.mean_steps.toFixed(2)}`,
       );
+      if (summary.sampled) {
+        const s = summary.sampled;
+        console.log(`${s.questions} questions × ${s.samples} samples: pass@1 ${(100 * s.passAt1).toFixed(1)}%, pass@${s.k} ${(100 * s.passAtK).toFixed(1)}%, majority vote ${(100 * s.majority).toFixed(1)}%`);
+      }
       const errors = Object.entries(summary.error_counts);
       console.log(`errors: ${errors.length ? errors.map(([k, v]) => `${k} ${v}`).join(', ') : 'none'}`);
     }
@@ -120,6 +137,15 @@ export async function run(argv: string[]): Promise<number> {
     await dataset?.close();
     await pool.close();
   }
+}
+
+/** Groups consecutive runs of each question's K episodes into pass@1 / pass@K / majority vote. */
+function sampledScoresOf(records: readonly EpisodeRecord[], samples: number): SampledScores {
+  const byQuestion: SampleOutcome[][] = [];
+  for (let i = 0; i + samples <= records.length; i += samples) {
+    byQuestion.push(records.slice(i, i + samples).map((r) => ({ correct: r.correct, ...(r.answer === undefined ? {} : { answer: r.answer }) })));
+  }
+  return sampledScores(byQuestion, samples);
 }
 
 function makeAgent(name: string, dataset: SqlDataset, seed: number, answerWithSql: boolean): SqlAgent {

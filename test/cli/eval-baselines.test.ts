@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BUNDLED_SPLITS, bundledRoot, readSplit } from '../../data/lib/spider-layout.js';
+import { submittedAnswer } from '../../envs/sql/agents/run-episodes.js';
 import { run } from '../../src/cli/eval.js';
 
 interface EvalSummary {
@@ -17,6 +18,7 @@ interface EvalSummary {
   questions: number;
   skipped_questions: number;
   repair_counts: Record<string, number>;
+  sampled?: { questions: number; samples: number; k: number; passAt1: number; passAtK: number; majority: number };
 }
 
 /** Runs `sqlenv eval ARGS --json` in-process and returns the JSON object of its last line. */
@@ -44,6 +46,30 @@ describe('sqlenv eval --all on the bundled dataset', () => {
   it('--all and --episodes N differ: N seeded random picks versus each question once', async () => {
     const r = await evalJson(['--agent', 'oracle', '--dataset', 'bundled', '--split', 'smoke', '--episodes', '5']);
     expect(r.episodes).toBe(5);
+  });
+});
+
+describe('sqlenv eval --samples K', () => {
+  it('plays each question K times and reports pass@1, pass@K and the majority vote', async () => {
+    const oracle = await evalJson(['--agent', 'oracle', '--split', 'validation', '--episodes', '6', '--samples', '3']);
+    expect(oracle.episodes).toBe(18);
+    expect(oracle.sampled).toEqual({ questions: 6, samples: 3, k: 3, passAt1: 1, passAtK: 1, majority: 1 });
+    const random = await evalJson(['--agent', 'random', '--split', 'validation', '--episodes', '4', '--samples', '2', '--step-budget', '3']);
+    expect(random.sampled).toMatchObject({ questions: 4, samples: 2, k: 2 });
+    expect(random.sampled!.passAtK).toBeGreaterThanOrEqual(random.sampled!.passAt1);
+  }, 120_000);
+
+  it('refuses a sample count below 1', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(await run(['--agent', 'oracle', '--samples', '0'])).toBe(2);
+  });
+});
+
+describe('submittedAnswer', () => {
+  it('is the answer value as JSON with whitespace collapsed, or a text action as written', () => {
+    expect(submittedAnswer({ name: 'answer', arguments: { value: 'SELECT  1\n' } })).toBe('"SELECT 1"');
+    expect(submittedAnswer({ name: 'answer', arguments: { value: 35 } })).toBe('35');
+    expect(submittedAnswer('ANSWER: 35')).toBe('ANSWER: 35');
   });
 });
 

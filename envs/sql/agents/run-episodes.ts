@@ -22,6 +22,27 @@ export interface EpisodeRecord {
   steps: number;
   correct: boolean;
   truncated: boolean;
+  /** The submitted answer (the `answer` call's value as JSON, whitespace collapsed); absent when the episode never answered. */
+  answer?: string;
+}
+
+/**
+ * The answer an action submits, as comparable text: the `value` of an `answer` call (JSON of
+ * the value, whitespace collapsed), or the text of a string action. Majority votes group
+ * episodes by it.
+ *
+ * @example
+ * ```ts
+ * submittedAnswer({ name: 'answer', arguments: { value: 'SELECT  1' } }); // '"SELECT 1"'
+ * ```
+ */
+export function submittedAnswer(action: unknown): string {
+  const value = action && typeof action === 'object' && 'arguments' in action
+    ? ((action as { arguments?: { value?: unknown } }).arguments?.value ?? null)
+    : action;
+  const collapse = (t: string) => t.replace(/\s+/g, ' ').trim();
+  if (typeof action === 'string') return collapse(action);
+  return JSON.stringify(typeof value === 'string' ? collapse(value) : value);
 }
 
 /** Aggregate results, in the shape `sqlenv eval --json` prints. */
@@ -68,19 +89,21 @@ export async function runEpisodes(
       let steps = 0;
       let terminated = false;
       let truncated = false;
+      let answer: string | undefined;
       while (!terminated && !truncated) {
         const action = await agent.act(obs, info);
         let reward: number;
         [obs, reward, terminated, truncated, info] = await env.step(action);
         total += reward;
         steps++;
+        if (info.tool === 'answer') answer = submittedAnswer(action);
         const errorType = info.error_type as SqlErrorType | null | undefined;
         if (errorType) errorCounts[errorType] = (errorCounts[errorType] ?? 0) + 1;
         for (const repair of (info.repairs as { kind: string }[] | undefined) ?? []) {
           repairCounts[repair.kind] = (repairCounts[repair.kind] ?? 0) + 1;
         }
       }
-      const record = { questionId: playing, return: total, steps, correct: info.is_correct === true, truncated };
+      const record: EpisodeRecord = { questionId: playing, return: total, steps, correct: info.is_correct === true, truncated, ...(answer === undefined ? {} : { answer }) };
       records.push(record);
       options.onEpisode?.(record);
     }

@@ -1,6 +1,7 @@
 /**
- * The bundled example over three seeds: held-out success of the untrained model, after SFT and
- * after GRPO, mean and spread, with the wall time per run. Slow (three full demo runs); run it
+ * The bundled example over five seeds: held-out success of the untrained model, after SFT and
+ * after GRPO — greedy and pass@K on the validation and test splits — mean and spread, with the
+ * wall time per run. Slow (three full demo runs); run it
  * alone: `npm run bench -- train-demo`. Seeds run as separate processes, as many at once as there
  * are cores (each uses one onnxruntime thread), so the wall times below are measured under that load.
  */
@@ -81,18 +82,21 @@ export default async function bench(): Promise<BenchSection> {
   } finally {
     await rm(root, { recursive: true, force: true });
   }
-  const splits = results[0]?.config.env.evalSplits ?? [];
+  const first = results[0]?.config;
+  const splits = first ? [...first.env.validationSplits, ...first.env.evalSplits] : [];
+  const k = first?.eval.samples ?? 0;
   const rows: (string | number)[][] = [];
   for (const [label, name] of [['untrained', 'base model (before SFT)'], ['sft', '+ SFT'], ['final', '+ SFT + GRPO']] as const) {
     rows.push([
       name,
       ...splits.map((s) => stats(results.map((r) => r.summary.evaluations[label]?.[s]?.success ?? 0))),
+      ...(k > 1 ? splits.map((s) => (label === 'untrained' ? '—' : stats(results.map((r) => r.summary.evaluations[label]?.[s]?.sampled?.passAtK ?? 0)))) : []),
       ...splits.map((s) => meanReturn(results.map((r) => r.summary.evaluations[label]?.[s]?.meanReturn ?? 0))),
     ]);
   }
   const oracle = results[0]?.rows.find((r) => r.policy.startsWith('oracle'));
   if (oracle) {
-    rows.push(['oracle (upper bound)', ...splits.map((s) => `${((oracle.bySplit[s]?.success ?? 0) * 100).toFixed(1)}%`), ...splits.map((s) => (oracle.bySplit[s]?.meanReturn ?? 0).toFixed(3))]);
+    rows.push(['oracle (upper bound)', ...splits.map((s) => `${((oracle.bySplit[s]?.success ?? 0) * 100).toFixed(1)}%`), ...(k > 1 ? splits.map(() => '—') : []), ...splits.map((s) => (oracle.bySplit[s]?.meanReturn ?? 0).toFixed(3))]);
   }
   const pts = (r: DemoResult, s: string) => ((r.summary.evaluations['final']?.[s]?.success ?? 0) - (r.summary.evaluations['sft']?.[s]?.success ?? 0)) * 100;
   const deltas = results.map((r, i) => `seed ${SEEDS[i]}: ${splits.map((s) => `${s} ${pts(r, s) >= 0 ? '+' : ''}${pts(r, s).toFixed(1)}`).join(', ')}`);
@@ -101,9 +105,11 @@ export default async function bench(): Promise<BenchSection> {
   return {
     title: `Bundled GRPO example (npm run demo), ${SEEDS.length} seeds`,
     markdown: [
-      `Default configuration (examples/grpo-sql/config.json), seeds ${SEEDS.join(', ')}; greedy held-out success and mean episode return on the same ${results[0]?.config.eval.episodes ?? '?'} questions of each split (a fixed sample of its databases${curriculum(results[0])}), mean ± sample std over seeds.`,
+      `Default configuration (examples/grpo-sql/config.json), seeds ${SEEDS.join(', ')}; greedy held-out success and mean episode return on the same ${first?.eval.episodes ?? '?'} questions of each split (a fixed sample of its databases${curriculum(results[0])})` +
+        (k > 1 ? `, and pass@${k} (${k} samples at temperature ${first?.rollout.temperature} on the first ${first?.eval.sampledQuestions || first?.eval.episodes} of them)` : '') +
+        `, mean ± sample std over seeds. ${first?.env.validationSplits.join(' and ') || 'No validation split'}: settings are chosen on these; ${first?.env.evalSplits.join(' and ')}: the test splits, reported.`,
       '',
-      mdTable(['policy', ...splits.map((s) => `${s} success`), ...splits.map((s) => `${s} mean return`)], rows),
+      mdTable(['policy', ...splits.map((s) => `${s} greedy`), ...(k > 1 ? splits.map((s) => `${s} pass@${k}`) : []), ...splits.map((s) => `${s} mean return`)], rows),
       '',
       `Held-out success change from SFT to SFT + GRPO, in points: ${deltas.join('; ')}; ` +
         `mean ± sample std over seeds: ${splits.map((s) => `${s} ${signedStats(results.map((r) => pts(r, s)))}`).join(', ')}.`,

@@ -84,11 +84,19 @@ async function baseline(agent: SqlAgent, makeEnv: () => Env<SqlObservation, SqlA
   return { success: report.success_rate, meanReturn: report.mean_return, episodes: report.episodes };
 }
 
-function table(rows: readonly ResultRow[], splits: readonly string[]): string {
-  const header = ['policy', ...splits.flatMap((s) => [`${s} success`, `${s} return`])];
+/** A share as a percentage with one decimal. */
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/**
+ * The results table: per split, greedy success (pass@1 at temperature 0) and, with sampling
+ * (eval.samples K), pass@K of K samples at the rollout temperature; exported for tests.
+ */
+export function table(rows: readonly ResultRow[], splits: readonly string[], k = 0): string {
+  const header = ['policy', ...splits.flatMap((s) => (k > 1 ? [`${s} greedy`, `${s} pass@${k}`] : [`${s} success`, `${s} return`]))];
   const lines = rows.map((r) => [r.policy, ...splits.flatMap((s) => {
     const v = r.bySplit[s];
-    return v ? [`${(v.success * 100).toFixed(1)}%`, v.meanReturn.toFixed(3)] : ['—', '—'];
+    if (!v) return ['—', '—'];
+    return k > 1 ? [pct(v.success), v.sampled ? pct(v.sampled.passAtK) : '—'] : [pct(v.success), v.meanReturn.toFixed(3)];
   })]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
@@ -101,8 +109,19 @@ function verdict(summary: TrainingSummary, splits: readonly string[]): string {
   if (!sft || !final) return 'No SFT-vs-GRPO comparison in this mode.';
   const deltas = splits.map((s) => ((final[s]?.success ?? 0) - (sft[s]?.success ?? 0)) * 100);
   const mean = deltas.reduce((a, b) => a + b, 0) / Math.max(1, deltas.length);
-  return `Held-out success change from SFT to GRPO: ${deltas.map((d, i) => `${splits[i]} ${d >= 0 ? '+' : ''}${d.toFixed(1)} pts`).join(', ')}` +
+  return `GRPO's greedy held-out success: ${splits.map((s) => `${s} ${pct(final[s]?.success ?? 0)}`).join(', ')}\n` +
+    `Change from SFT to GRPO: ${deltas.map((d, i) => `${splits[i]} ${d >= 0 ? '+' : ''}${d.toFixed(1)} pts`).join(', ')}` +
     (mean > 0 ? ' — GRPO improved on the SFT checkpoint.' : ' — GRPO did NOT improve on the SFT checkpoint in this run (see the dashboard and docs/train.md).');
+}
+
+/** pass@K − pass@1 after SFT per split: the headroom GRPO can turn into greedy success. */
+function headroom(summary: TrainingSummary, splits: readonly string[]): string | undefined {
+  const sft = summary.evaluations['sft'];
+  const parts = splits.flatMap((s) => {
+    const v = sft?.[s]?.sampled;
+    return v ? [`${s} pass@1 ${pct(v.passAt1)} → pass@${v.k} ${pct(v.passAtK)} (majority vote ${pct(v.majority)})`] : [];
+  });
+  return parts.length ? `headroom after SFT (samples at the rollout temperature): ${parts.join(', ')}` : undefined;
 }
 
 /** What a demo run produced (for benchmarks that repeat it over seeds). */
@@ -162,7 +181,8 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
       `${(trainable / 1e6).toFixed(2)}M trainable (${config.model.lora.rank > 0 ? `LoRA r=${config.model.lora.rank}` : 'full'}), device ${config.model.device}`);
     console.log(`memory estimate: ${formatBytes(memory.total)} (weights ${formatBytes(memory.weights)}, resident optimizer ${formatBytes(memory.optimizer)}, activations ${formatBytes(memory.activations)})`);
 
-    const splits = config.env.evalSplits;
+    // Validation splits (settings are chosen on them) first, then the test splits (reported).
+    const splits = [...config.env.validationSplits, ...config.env.evalSplits];
     const evalQuestionIds = (split: string): string[] =>
       Array.from({ length: Math.min(config.eval.episodes, setup.questionCount(split)) }, (_, i) => String(setup.task.episodeSpec?.(i, split)?.options?.['questionId']));
     const rows: ResultRow[] = [];
@@ -178,14 +198,18 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
       for (const split of splits) bySplit[split] = await baseline(make(datasets.get(split)!), () => resources.makeEnv(split), config, evalQuestionIds(split));
       rows.push({ policy: name, bySplit });
     }
-    console.log(`\nbaselines on the ${config.eval.episodes} evaluation questions of each held-out split (a fixed sample of every database and difficulty):\n${table(rows, splits)}\n`);
+    console.log(`\nbaselines on the first ${config.eval.episodes} evaluation questions (or all, when fewer) of each held-out split (a fixed sample of every database and difficulty):\n${table(rows, splits)}\n`);
 
     const summary = await runTraining(setup);
     const base = config.model.path === 'tiny' ? 'model, untrained' : config.model.path === 'tiny-sql' ? 'base model (pre-trained on train SQL)' : 'base model';
     const labels: [string, string][] = [['untrained', base], ['sft', 'model + SFT'], ['final', config.mode === 'sft' ? 'model + SFT (final)' : 'model + SFT + GRPO']];
     for (const [key, name] of labels) if (summary.evaluations[key]) rows.push({ policy: name, bySplit: summary.evaluations[key]! });
 
-    console.log(`\n=== results (greedy decoding, the same ${config.eval.episodes} questions per split) ===\n${table(rows, splits)}`);
+    const k = config.eval.samples;
+    const sampledNote = k > 1 ? `; pass@${k}: ${k} samples at temperature ${config.rollout.temperature} on the first ${config.eval.sampledQuestions || config.eval.episodes} of them` : '';
+    console.log(`\n=== results (greedy: the same ${config.eval.episodes} questions per split${sampledNote}; validation splits choose settings, ${config.env.evalSplits.join('/')} are the test splits) ===\n${table(rows, splits, k)}`);
+    const room = headroom(summary, splits);
+    if (room) console.log(room);
     const fc = summary.formatCheck;
     if (fc.before && fc.after) console.log(`tool-call format check: ${(fc.before.share * 100).toFixed(1)}% before SFT → ${(fc.after.share * 100).toFixed(1)}% after`);
     if (summary.firstReward !== undefined) console.log(`GRPO train reward: step 1 ${summary.firstReward.toFixed(3)} → step ${summary.grpoSteps} ${summary.lastReward!.toFixed(3)}`);

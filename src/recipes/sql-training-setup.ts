@@ -70,14 +70,14 @@ export async function createSqlTrainingSetup(
   };
   try {
     const source = parseDatasetSource(config.env.dataset);
-    for (const split of new Set([config.env.trainSplit, ...config.env.evalSplits])) {
+    for (const split of new Set([config.env.trainSplit, ...config.env.validationSplits, ...config.env.evalSplits])) {
       datasets.set(split, await loadDataset(source, split, { pool }));
     }
     const configured = await createTrainablePolicy(config, options.tinyModel ? { tinyModel: options.tinyModel } : {});
     policy = configured.policy;
     const dataset = (split: string) => {
       const d = datasets.get(split);
-      if (!d) throw new RecipeError(`split "${split}" was not loaded; add it to env.evalSplits or env.trainSplit`);
+      if (!d) throw new RecipeError(`split "${split}" was not loaded; add it to env.evalSplits, env.validationSplits or env.trainSplit`);
       return d;
     };
     // A curriculum narrows the train split (trainDifficulties) and the held-out splits (evalDifficulties) to some tiers.

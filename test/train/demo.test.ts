@@ -30,11 +30,24 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
     expect(out).toMatch(/WARNING: group size K = 2 < 4/);
     expect(out).toMatch(/tool-call format check: [\d.]+% before SFT → [\d.]+% after/);
     expect(out).toMatch(/memory estimate: /);
+    // Validation and test splits, greedy and pass@K, and the headroom after SFT.
+    expect(out).toMatch(/\| policy\s+\| validation greedy \| validation pass@2 \| eval greedy \| eval pass@2 \|/);
+    expect(out).toMatch(/\| model \+ SFT \+ GRPO\s+\| [\d.]+%\s+\| [\d.]+%\s+\| [\d.]+%\s+\| [\d.]+%/);
+    expect(out).toMatch(/headroom after SFT .*validation pass@1 [\d.]+% → pass@2 [\d.]+%/);
+    expect(out).toMatch(/GRPO's greedy held-out success: validation [\d.]+%, eval [\d.]+%/);
 
     const records = await readRunMetrics(runDir);
     expect(records.filter((r) => r.kind === 'sft').length).toBeGreaterThan(0);
     expect(records.filter((r) => r.kind === 'train').map((r) => r.step)).toEqual([1, 2]);
     expect(records.some((r) => r.kind === 'eval' && r.label === 'final' && r.split === 'eval')).toBe(true);
+    // The held-out curve during GRPO is on the validation split only; pass@K after SFT and at the end.
+    expect(records.filter((r) => r.kind === 'eval' && r.label === 'grpo').map((r) => [r.step, r.split])).toEqual([[1, 'validation']]);
+    for (const label of ['sft', 'final']) {
+      const sampled = records.filter((r) => r.kind === 'eval' && r.label === label);
+      expect(sampled.map((r) => r.split).sort()).toEqual(['eval', 'validation']);
+      for (const r of sampled) expect(r).toMatchObject({ samples: 2, sampled_questions: 2, pass_at_k: expect.any(Number), pass_at_1: expect.any(Number), majority: expect.any(Number) });
+    }
+    expect(records.find((r) => r.kind === 'eval' && r.label === 'untrained')?.['pass_at_k']).toBeUndefined();
     const trace = records.find((r) => r.kind === 'trace' && r.split === 'smoke');
     expect(trace?.['question']).toBeTypeOf('string');
     expect(existsSync(join(runDir, 'dashboard.html'))).toBe(true);

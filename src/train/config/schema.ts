@@ -31,7 +31,7 @@ export interface TrainConfig {
     lora: { rank: number; alpha: number; targets: string[] };
     tiny: { layers: number; hidden: number; heads: number; kvHeads: number; intermediate: number; vocabSize: number };
   };
-  env: { id: string; dataset: string; trainSplit: string; evalSplits: string[]; stepBudget: number; compactTools: boolean; trainDifficulties: string[]; evalDifficulties: string[]; kwargs: Record<string, unknown> };
+  env: { id: string; dataset: string; trainSplit: string; evalSplits: string[]; validationSplits: string[]; stepBudget: number; compactTools: boolean; trainDifficulties: string[]; evalDifficulties: string[]; kwargs: Record<string, unknown> };
   rollout: {
     numGenerations: number;
     questionsPerStep: number;
@@ -74,7 +74,7 @@ export interface TrainConfig {
     maxGradNorm: number;
   };
   sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean };
-  eval: { everySteps: number; episodes: number; baselineEpisodes: number };
+  eval: { everySteps: number; episodes: number; baselineEpisodes: number; samples: number; sampledQuestions: number };
   checkpoint: { everySteps: number; keep: number };
   alarms: {
     rewardFlatSteps: number;
@@ -148,7 +148,8 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       id: str('Registered environment id.', 'SQLEnv-v0'),
       dataset: str("'bundled', 'spider:DIR', 'bird:DIR' or a directory in the bundled layout.", 'bundled'),
       trainSplit: str('Split whose questions are trained on.', 'train'),
-      evalSplits: { type: 'array', items: { type: 'string' }, description: 'Held-out splits evaluated periodically and at the end.', default: ['eval', 'eval_unseen_db'] },
+      evalSplits: { type: 'array', items: { type: 'string' }, description: 'Held-out test splits, evaluated before training, after SFT and at the end (reported; never chosen on).', default: ['eval', 'eval_unseen_db'] },
+      validationSplits: { type: 'array', items: { type: 'string' }, description: 'Held-out validation splits (settings are chosen on these), evaluated after SFT, every eval.everySteps GRPO steps (the held-out curve) and at the end; empty = none.', default: [] },
       stepBudget: int('Tool calls per episode before it is cut off.', 10, 1),
       compactTools: bool('Show the model short tool signatures (names and argument names only) instead of the full JSON Schemas: saves hundreds of prompt tokens for small models.', false),
       trainDifficulties: { type: 'array', items: { type: 'string' }, description: "Train (SFT and GRPO) only on the train split's questions of these difficulties, e.g. ['easy']; empty = all.", default: [] },
@@ -222,9 +223,11 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       ),
     }),
     eval: obj('Held-out evaluation.', {
-      everySteps: int('Evaluate held-out splits every N GRPO steps (0: only at the end).', 10),
+      everySteps: int('Evaluate held-out splits every N GRPO steps (0: only at the end); the validation splits when there are any, else the test splits.', 10),
       episodes: int('Episodes per split per evaluation (greedy decoding).', 20, 1),
       baselineEpisodes: int('Episodes used for the quick baseline success estimate behind the small-K warning.', 16, 0),
+      samples: int('K for pass@K: after SFT and at the end, each of eval.sampledQuestions questions per held-out split is also played K times at rollout.temperature (pass@1, pass@K, majority vote); 0 or 1: greedy only.', 0, 0),
+      sampledQuestions: int('Questions per split in the sampled (pass@K) evaluation, the first ones of the greedy evaluation (0: as many as eval.episodes).', 0, 0),
     }),
     checkpoint: obj('Checkpoints.', {
       everySteps: int('Checkpoint every N steps (0: only at the end).', 10),

@@ -33,7 +33,8 @@ export function dashboardCharts(records: DashboardRecord[]): Record<string, Char
     for (const r of train) for (const k of Object.keys(r)) if (k.startsWith(prefix)) names.add(k);
     return [...names].sort().map((k) => line(train, k, k.slice(prefix.length)));
   };
-  const evalRows = records.filter((r) => r.kind === 'eval' && typeof r.split === 'string');
+  // The untrained evaluation is also at step 0; the curve starts from the SFT checkpoint.
+  const evalRows = records.filter((r) => r.kind === 'eval' && typeof r.split === 'string' && r.label !== 'untrained');
   const splits = [...new Set(evalRows.map((r) => String(r.split)))].sort();
   return {
     reward: { title: 'Reward (mean episode reward and components)', xLabel: 'GRPO step', series: [line(train, 'reward', 'total'), ...prefixed('reward_components/')] },
@@ -42,7 +43,12 @@ export function dashboardCharts(records: DashboardRecord[]): Record<string, Char
       xLabel: 'GRPO step',
       yMin: 0,
       yMax: 1,
-      series: [line(train, 'success', 'train (sampled)'), ...splits.map((s) => line(evalRows.filter((r) => r.split === s), 'success', `${s} (greedy)`))],
+      series: [
+        line(train, 'success', 'train (sampled)'),
+        ...splits.map((s) => line(evalRows.filter((r) => r.split === s), 'success', `${s} (greedy)`)),
+        ...splits.filter((s) => evalRows.some((r) => r.split === s && typeof r['pass_at_k'] === 'number'))
+          .map((s) => line(evalRows.filter((r) => r.split === s), 'pass_at_k', `${s} pass@K (sampled)`)),
+      ],
     },
     zero_std: { title: 'frac_reward_zero_std (groups with no signal)', xLabel: 'GRPO step', yMin: 0, yMax: 1, series: [line(train, 'frac_reward_zero_std'), line(train, 'frac_identical_groups')] },
     kl: { title: 'KL to reference', xLabel: 'GRPO step', series: [line(train, 'kl')] },

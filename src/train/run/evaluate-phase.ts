@@ -1,8 +1,10 @@
 /**
- * Held-out evaluation: every configured eval split, with a metrics record and a trace of one
- * episode per split, and a printed summary line.
+ * Held-out evaluation: the test splits (`env.evalSplits`) and validation splits
+ * (`env.validationSplits`), greedy, with a metrics record and a trace of one episode per split;
+ * after SFT and at the end also K samples per question at the rollout temperature (pass@1,
+ * pass@K, majority vote) when `eval.samples` > 1; and a printed summary line.
  */
-import { evaluatePolicy } from '../eval/evaluate-policy.js';
+import { evaluatePolicy, evaluateSampled } from '../eval/evaluate-policy.js';
 import type { RunContext } from './run-context.js';
 import type { SplitSuccess } from './run-types.js';
 import { traceRecord } from './traces.js';
@@ -15,33 +17,46 @@ function pickEval(metrics: Record<string, number>): Record<string, number> {
   return out;
 }
 
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
 /**
- * Evaluates the policy on every `env.evalSplits` split (`eval.episodes` episodes each) and
- * records the results under `label`.
+ * Evaluates the policy on `splits` (`eval.episodes` greedy episodes each, and with `sampled` the
+ * pass@K evaluation of `eval.sampledQuestions` questions × `eval.samples`) and records the
+ * results under `label`.
  *
  * @example
  * ```ts
- * const success = await evaluateSplits(run, 'grpo', step);
+ * const success = await evaluateSplits(run, 'grpo', step, run.config.env.validationSplits);
  * ```
  */
-export async function evaluateSplits<Obs>(run: RunContext<Obs>, label: string, step: number): Promise<SplitSuccess> {
+export async function evaluateSplits<Obs>(run: RunContext<Obs>, label: string, step: number, splits: readonly string[] = run.config.env.evalSplits, sampled = false): Promise<SplitSuccess> {
   const cfg = run.config;
   const out: SplitSuccess = {};
-  for (const split of cfg.env.evalSplits) {
+  for (const split of splits) {
     const episodes = Math.min(cfg.eval.episodes, run.questionCount(split));
     const r = await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.rng);
     out[split] = { success: r.success, meanReturn: r.meanReturn, episodes };
-    await run.emit({ kind: 'eval', step, label, split, episodes, success: r.success, mean_return: r.meanReturn, ...pickEval(r.metrics) });
+    const k = cfg.eval.samples;
+    const record: Record<string, unknown> = { kind: 'eval', step, label, split, episodes, success: r.success, mean_return: r.meanReturn, ...pickEval(r.metrics) };
+    if (sampled && k > 1) {
+      const questions = Math.min(cfg.eval.sampledQuestions > 0 ? cfg.eval.sampledQuestions : cfg.eval.episodes, run.questionCount(split));
+      const s = await evaluateSampled(run.policy, run.task, run.pool(split), split, questions, k, cfg.rollout, run.rng);
+      out[split].sampled = { k, questions, passAt1: s.passAt1, passAtK: s.passAtK, majority: s.majority };
+      Object.assign(record, { samples: k, sampled_questions: questions, pass_at_1: s.passAt1, pass_at_k: s.passAtK, majority: s.majority });
+    }
+    await run.emit(record as Parameters<typeof run.emit>[0]);
     const first = r.episodes[0];
     if (first) await run.log.append(traceRecord(step, split, run.now(), { episode: first, reward: r.meanReturn === 0 && first.turns.length === 0 ? 0 : first.turns.reduce((a, t) => a + t.reward, 0) }));
   }
-  run.print(`eval [${label}] ` + Object.entries(out).map(([s, v]) => `${s}: success ${(v.success * 100).toFixed(1)}% return ${v.meanReturn.toFixed(3)}`).join(' | '));
+  run.print(`eval [${label}] ` + Object.entries(out).map(([s, v]) => `${s}: success ${pct(v.success)} return ${v.meanReturn.toFixed(3)}` +
+    (v.sampled ? ` pass@1 ${pct(v.sampled.passAt1)} pass@${v.sampled.k} ${pct(v.sampled.passAtK)} vote ${pct(v.sampled.majority)}` : '')).join(' | '));
   return out;
 }
 
 /**
- * The evaluation phase at a milestone of the run (untrained, sft, final): evaluates when eval
- * splits and episodes are configured, and keeps the result in the run's summary.
+ * The evaluation phase at a milestone of the run (untrained, sft, final): the validation and
+ * test splits, greedy; after SFT and at the end also sampled (pass@K). Keeps the result in the
+ * run's summary.
  *
  * @example
  * ```ts
@@ -49,5 +64,6 @@ export async function evaluateSplits<Obs>(run: RunContext<Obs>, label: string, s
  * ```
  */
 export async function evaluatePhase<Obs>(run: RunContext<Obs>, label: string, step: number): Promise<void> {
-  if (run.config.env.evalSplits.length > 0 && run.config.eval.episodes > 0) run.state.summary.evaluations[label] = await evaluateSplits(run, label, step);
+  const splits = [...run.config.env.validationSplits, ...run.config.env.evalSplits];
+  if (splits.length > 0 && run.config.eval.episodes > 0) run.state.summary.evaluations[label] = await evaluateSplits(run, label, step, splits, label !== 'untrained');
 }

@@ -89,7 +89,10 @@ export async function grpoPhase<Obs>(run: RunContext<Obs>): Promise<void> {
     progress.stepsThisProcess++;
     await recordStep(run, step, r, (Date.now() - t0) / 1000, alarms, progress);
     const isLast = step === cfg.grpo.steps;
-    if (cfg.eval.everySteps > 0 && step % cfg.eval.everySteps === 0 && !isLast) await evaluateSplits(run, 'grpo', step);
+    // The held-out curve: validation splits when there are any (the test splits stay for the milestones).
+    if (cfg.eval.everySteps > 0 && step % cfg.eval.everySteps === 0 && !isLast) {
+      await evaluateSplits(run, 'grpo', step, cfg.env.validationSplits.length > 0 ? cfg.env.validationSplits : cfg.env.evalSplits);
+    }
     if ((cfg.checkpoint.everySteps > 0 && step % cfg.checkpoint.everySteps === 0) || isLast) await run.checkpoint('grpo', step);
     await run.refreshDashboard(true);
   }

@@ -23,8 +23,18 @@ export interface TrainingSetup<Obs> {
   beforeCheckpointCommit?(): Promise<void>;
 }
 
+/** One split's result at one point of the run: greedy success, and pass@K when sampled. */
+export interface SplitResult {
+  /** Greedy success (pass@1 at temperature 0). */
+  success: number;
+  meanReturn: number;
+  episodes: number;
+  /** The sampled evaluation (eval.samples K > 1, after SFT and at the end): K, questions, pass@1 of one sample, pass@K, majority vote. */
+  sampled?: { k: number; questions: number; passAt1: number; passAtK: number; majority: number };
+}
+
 /** Success per split at one point of the run. */
-export type SplitSuccess = Record<string, { success: number; meanReturn: number; episodes: number }>;
+export type SplitSuccess = Record<string, SplitResult>;
 
 /** What a run achieved. */
 export interface TrainingSummary {

@@ -60,43 +60,43 @@ describe('hasTopLevelOrderBy', () => {
 
 describe('resultsMatch (Spider test-suite semantics)', () => {
   it('compares bags: order ignored, duplicates counted', () => {
-    expect(resultsMatch([[2], [1]], [[1], [2]], { ordered: false, tolerance: exact })).toBe(true);
-    expect(resultsMatch([[1], [1], [2]], [[1], [2], [2]], { ordered: false, tolerance: exact })).toBe(false);
-    expect(resultsMatch([[1], [2]], [[1], [2], [2]], { ordered: false, tolerance: exact })).toBe(false);
+    expect(resultsMatch([[2], [1]], [[1], [2]], { ordered: false, numbers: exact })).toBe(true);
+    expect(resultsMatch([[1], [1], [2]], [[1], [2], [2]], { ordered: false, numbers: exact })).toBe(false);
+    expect(resultsMatch([[1], [2]], [[1], [2], [2]], { ordered: false, numbers: exact })).toBe(false);
   });
 
   it('respects order when asked', () => {
-    expect(resultsMatch([[2], [1]], [[1], [2]], { ordered: true, tolerance: exact })).toBe(false);
-    expect(resultsMatch([[1], [2]], [[1], [2]], { ordered: true, tolerance: exact })).toBe(true);
+    expect(resultsMatch([[2], [1]], [[1], [2]], { ordered: true, numbers: exact })).toBe(false);
+    expect(resultsMatch([[1], [2]], [[1], [2]], { ordered: true, numbers: exact })).toBe(true);
   });
 
   it('accepts any column permutation but not a different column count', () => {
     const gold = [['joe', 52], ['ann', 41]];
-    expect(resultsMatch([[41, 'Ann'], [52, 'Joe']], gold, { ordered: false, tolerance: exact })).toBe(true);
-    expect(resultsMatch([['joe'], ['ann']], gold, { ordered: false, tolerance: exact })).toBe(false);
-    expect(resultsMatch([['joe', 52, 1], ['ann', 41, 2]], gold, { ordered: false, tolerance: exact })).toBe(false);
+    expect(resultsMatch([[41, 'Ann'], [52, 'Joe']], gold, { ordered: false, numbers: exact })).toBe(true);
+    expect(resultsMatch([['joe'], ['ann']], gold, { ordered: false, numbers: exact })).toBe(false);
+    expect(resultsMatch([['joe', 52, 1], ['ann', 41, 2]], gold, { ordered: false, numbers: exact })).toBe(false);
     // Same bags per column, but rows pair the values differently: not a match.
-    expect(resultsMatch([['joe', 41], ['ann', 52]], gold, { ordered: false, tolerance: exact })).toBe(false);
+    expect(resultsMatch([['joe', 41], ['ann', 52]], gold, { ordered: false, numbers: exact })).toBe(false);
   });
 
   it('treats NULL as equal to NULL', () => {
-    expect(resultsMatch([[null, 1]], [[null, 1]], { ordered: false, tolerance: exact })).toBe(true);
-    expect(resultsMatch([[null]], [[0]], { ordered: false, tolerance: exact })).toBe(false);
+    expect(resultsMatch([[null, 1]], [[null, 1]], { ordered: false, numbers: exact })).toBe(true);
+    expect(resultsMatch([[null]], [[0]], { ordered: false, numbers: exact })).toBe(false);
   });
 
   it('matches rows whose floats sort differently within tolerance', () => {
     const tolerance = { relative: 0.01, absolute: 0 };
-    expect(resultsMatch([[1.0, 'b'], [1.001, 'a']], [[1.001, 'b'], [1.0, 'a']], { ordered: false, tolerance })).toBe(true);
+    expect(resultsMatch([[1.0, 'b'], [1.001, 'a']], [[1.001, 'b'], [1.0, 'a']], { ordered: false, numbers: tolerance })).toBe(true);
   });
 
   it('can accept distinct rows for a gold bag with duplicates', () => {
-    expect(resultsMatch([['france']], [['France'], ['France']], { ordered: false, tolerance: exact })).toBe(false);
-    expect(resultsMatch([['france']], [['France'], ['France']], { ordered: false, tolerance: exact, ignoreDuplicates: true })).toBe(true);
+    expect(resultsMatch([['france']], [['France'], ['France']], { ordered: false, numbers: exact })).toBe(false);
+    expect(resultsMatch([['france']], [['France'], ['France']], { ordered: false, numbers: exact, ignoreDuplicates: true })).toBe(true);
   });
 
   it('matches empty results only with empty results', () => {
-    expect(resultsMatch([], [], { ordered: false, tolerance: exact })).toBe(true);
-    expect(resultsMatch([], [[1]], { ordered: false, tolerance: exact })).toBe(false);
+    expect(resultsMatch([], [], { ordered: false, numbers: exact })).toBe(true);
+    expect(resultsMatch([], [[1]], { ordered: false, numbers: exact })).toBe(false);
   });
 });
 
@@ -151,7 +151,8 @@ describe('judgeValueAnswer', () => {
     ['CSV with header', 'name,age\nJoe Sharp,52\nTimbaland,32', pairs, true],
     ['CSV without header', 'Joe Sharp,52\nTimbaland,32', pairs, true],
     ['one row as a flat list', ['Joe Sharp', 52], { sql: 'SELECT name, age FROM singer LIMIT 1', rows: [['Joe Sharp', 52]] }, true],
-    ['float within 1%', '34.4', avg, true],
+    ['float at display precision', '34.50', avg, true],
+    ['float within 1% but not equal', '34.4', avg, false],
     ['float outside 1%', '36', avg, false],
     ['code fence', '```\n34.5\n```', avg, true],
     ['a value ending in a full stop', 'Timbaland, Jr.', { sql: 'SELECT name FROM singer WHERE age = 32', rows: [['Timbaland, Jr.']] }, true],
@@ -162,7 +163,8 @@ describe('judgeValueAnswer', () => {
   });
 
   it('uses the configured tolerance', () => {
-    expect(judgeValueAnswer('34.4', avg, { valueTolerance: { relative: 0, absolute: 0 } }).correct).toBe(false);
+    expect(judgeValueAnswer('34.4', avg, { numbers: { relative: 0.01, absolute: 0 } }).correct).toBe(true);
+    expect(judgeValueAnswer('34.4', avg, { numbers: { relative: 0, absolute: 0 } }).correct).toBe(false);
   });
 });
 

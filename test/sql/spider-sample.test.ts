@@ -1,10 +1,25 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NoisyAgent, OracleAgent, QueryPool, RandomAgent, SQLEnv, loadDataset, runEpisodes, type SqlDataset } from '../../envs/sql/index.js';
+import {
+  NoisyAgent,
+  OracleAgent,
+  QueryPool,
+  RandomAgent,
+  SQLEnv,
+  compactAnswer,
+  executionMatch,
+  hasTopLevelOrderBy,
+  judgeValueAnswer,
+  loadDataset,
+  roundForDisplay,
+  runEpisodes,
+  type SqlDataset,
+} from '../../envs/sql/index.js';
 
 // Real Spider data shared on the development machine; never copied into the project.
-const SPIDER_SAMPLE = resolve(process.cwd(), '../shared/spider-sample');
+// SPIDER_SAMPLE points elsewhere (a worktree's ../shared is not the machine's shared folder).
+const SPIDER_SAMPLE = process.env.SPIDER_SAMPLE ?? resolve(process.cwd(), '../shared/spider-sample');
 const present = existsSync(resolve(SPIDER_SAMPLE, 'train_spider.json'));
 
 describe.skipIf(!present)('Spider sample (../shared/spider-sample)', () => {
@@ -35,4 +50,32 @@ describe.skipIf(!present)('Spider sample (../shared/spider-sample)', () => {
     const random = await runEpisodes(envFactory(), new RandomAgent(7), { episodes: 60, seed: 0 });
     expect(random.success_rate).toBeLessThanOrEqual(0.05);
   }, 120_000);
+
+  it('judges every gold result right, and each one-row or one-number change wrong', async () => {
+    let dropped = 0;
+    let shifted = 0;
+    for (const question of dataset.questions) {
+      const rows = (await dataset.goldResult(question)).rows;
+      const gold = { sql: question.goldSql, rows };
+      const ordered = hasTopLevelOrderBy(question.goldSql);
+      expect(judgeValueAnswer(compactAnswer(rows), gold).correct, question.id).toBe(true);
+      expect(executionMatch(rows, rows, { ordered }), question.id).toBe(true);
+      // Shown numbers, as a model copies them from the observation.
+      const shown = rows.map((r) => r.map((c) => (typeof c === 'number' ? roundForDisplay(c) : c)));
+      expect(judgeValueAnswer(shown, gold).correct, question.id).toBe(true);
+      if (rows.length >= 2) {
+        dropped++;
+        expect(judgeValueAnswer(rows.slice(1), gold).correct, question.id).toBe(false);
+        expect(executionMatch(rows.slice(1), rows, { ordered }), question.id).toBe(false);
+      }
+      const at = rows.findIndex((r) => r.some((c) => typeof c === 'number' && !Number.isInteger(c)));
+      if (at >= 0) {
+        shifted++;
+        const changed = rows.map((r, i) => (i === at ? r.map((c) => (typeof c === 'number' && !Number.isInteger(c) ? c * 1.005 : c)) : r));
+        expect(judgeValueAnswer(changed, gold).correct, question.id).toBe(false);
+      }
+    }
+    expect(dropped).toBeGreaterThan(100);
+    expect(shifted).toBeGreaterThan(10);
+  }, 60_000);
 });

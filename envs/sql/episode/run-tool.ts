@@ -111,7 +111,8 @@ async function submitAnswer(value: unknown, context: ToolContext): Promise<ToolO
     const result = await context.pool.run(context.dbPath, answerSqlText(value), context.queryLimits);
     const correct = executionMatch(result.fullRows ?? result.rows, context.gold.rows, {
       ordered: hasTopLevelOrderBy(context.gold.sql),
-      tolerance: context.judge.sqlTolerance,
+      numbers: context.judge.numbers,
+      ignoreDuplicates: context.judge.acceptDistinctRows,
     });
     const verdict = { correct, reason: correct ? 'the answer SQL gives the gold result' : 'the answer SQL gives a different result' };
     return { ok: true, text: answerText(correct), summary: correct ? 'correct' : 'wrong', verdict };

@@ -1,11 +1,14 @@
+import { roundForDisplay } from '../observation/display-number.js';
 import { type Cell, type FloatTolerance, cellsEqual, compareCells, normaliseCell } from './cell.js';
+import type { NumberMatch } from './judge-config.js';
 
 /** How {@link resultsMatch} compares two tables. */
 export interface MatchOptions {
   /** Compare rows in order (when the gold SQL has a top-level ORDER BY); otherwise as bags. */
   ordered: boolean;
-  tolerance: FloatTolerance;
-  /** Also accept the two tables as equal sets of distinct rows (for hand-written answers). */
+  /** How non-integer numbers compare (default `'display'`: at the precision SQLEnv shows them). */
+  numbers?: NumberMatch;
+  /** Also accept the two tables as equal sets of distinct rows (off unless asked for). */
   ignoreDuplicates?: boolean;
 }
 
@@ -13,23 +16,37 @@ export interface MatchOptions {
 const MAX_COLUMN_MAPPINGS = 2000;
 /** Largest bag for the quadratic tolerant matching fallback. */
 const MAX_GREEDY_ROWS = 300;
+/** Exact equality, once numbers are rounded to display precision. */
+const EXACT: FloatTolerance = Object.freeze({ relative: 0, absolute: 0 });
 
 /**
- * Spider test-suite comparison of a predicted table against the gold one: same number of
- * columns, any permutation of the predicted columns, rows as a bag (or in order when `ordered`),
- * NULL equal to NULL, numbers within `tolerance`. Cells are normalised with `normaliseCell` first.
+ * The official Spider test-suite comparison (`result_eq`) of a predicted table against the gold
+ * one: both empty, or the same number of rows and of columns; some permutation of the predicted
+ * columns under which the rows are the same multiset (duplicates count) — or the same sequence
+ * when `ordered`; NULL equals NULL. Cells are normalised with `normaliseCell` first (text case,
+ * quotes and numeric text), and non-integer numbers compare at display precision (`numbers`).
  *
  * @example
  * ```ts
- * resultsMatch([[32, 'Joe'], [41, 'Ann']], [['ann', 41], ['joe', 32]], { ordered: false, tolerance: { relative: 0, absolute: 0 } }); // true
+ * resultsMatch([[32, 'Joe'], [41, 'Ann']], [['ann', 41], ['joe', 32]], { ordered: false }); // true
+ * resultsMatch([[4], [3], [5]], [[4], [4], [3], [5]], { ordered: false });                  // false
  * ```
  */
 export function resultsMatch(pred: readonly (readonly unknown[])[], gold: readonly (readonly unknown[])[], options: MatchOptions): boolean {
-  const p = pred.map((row) => row.map(normaliseCell));
-  const g = gold.map((row) => row.map(normaliseCell));
-  if (tablesMatch(p, g, options.ordered, options.tolerance)) return true;
-  if (options.ignoreDuplicates && !options.ordered) return tablesMatch(distinctRows(p), distinctRows(g), false, options.tolerance);
+  const numbers = options.numbers ?? 'display';
+  const read = numbers === 'display' ? displayCellOf : normaliseCell;
+  const tolerance = numbers === 'display' ? EXACT : numbers;
+  const p = pred.map((row) => row.map(read));
+  const g = gold.map((row) => row.map(read));
+  if (tablesMatch(p, g, options.ordered, tolerance)) return true;
+  if (options.ignoreDuplicates && !options.ordered) return tablesMatch(distinctRows(p), distinctRows(g), false, tolerance);
   return false;
+}
+
+/** A normalised cell with its number rounded to display precision, so equality is exact. */
+function displayCellOf(value: unknown): Cell {
+  const cell = normaliseCell(value);
+  return typeof cell === 'number' ? roundForDisplay(cell) : cell;
 }
 
 function tablesMatch(pred: Cell[][], gold: Cell[][], ordered: boolean, tolerance: FloatTolerance): boolean {
@@ -46,7 +63,8 @@ function tablesMatch(pred: Cell[][], gold: Cell[][], ordered: boolean, tolerance
 
 /**
  * Column orders of `pred` worth trying: predicted column `mapping[j]` stands for gold column `j`
- * only if the two columns hold the same bag of values, which prunes almost every permutation.
+ * only if the two columns hold the same bag of values, which prunes almost every permutation
+ * (the official evaluator prunes the same way, by sampled rows).
  */
 function* columnMappings(pred: Cell[][], gold: Cell[][], width: number, tolerance: FloatTolerance): Generator<number[]> {
   const predColumns = Array.from({ length: width }, (_, i) => sortedColumn(pred, i));
@@ -98,8 +116,9 @@ function bagsEqual(pred: Cell[][], gold: Cell[][], tolerance: FloatTolerance): b
   const ps = [...pred].sort(compareRows);
   const gs = [...gold].sort(compareRows);
   if (rowsEqualInOrder(ps, gs, tolerance)) return true;
-  // Sorting can misalign rows whose numbers differ within tolerance; match greedily when small.
-  if (pred.length > MAX_GREEDY_ROWS) return false;
+  // With exact equality sorted bags decide it. Within a tolerance, sorting can misalign rows whose
+  // numbers differ slightly; match greedily when small.
+  if (tolerance === EXACT || pred.length > MAX_GREEDY_ROWS) return false;
   const unmatched = [...gs];
   for (const row of ps) {
     const at = unmatched.findIndex((g) => sequencesEqual(row, g, tolerance));

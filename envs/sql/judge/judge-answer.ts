@@ -1,7 +1,6 @@
 import { answerCandidates } from './answer-candidates.js';
-import type { FloatTolerance } from './cell.js';
 import { resultsMatch } from './compare-results.js';
-import { DEFAULT_JUDGE_CONFIG, type JudgeConfig } from './judge-config.js';
+import { DEFAULT_JUDGE_CONFIG, type JudgeConfig, type NumberMatch } from './judge-config.js';
 import { hasTopLevelOrderBy } from './order-by.js';
 
 /** The gold side of a judgement: the gold SQL (for ORDER BY) and its full result rows. */
@@ -18,9 +17,10 @@ export interface Verdict {
 
 /**
  * Judge an `answer(value)` against the gold result: every reading of the value (see
- * `answerCandidates`) is compared under Spider test-suite semantics (`resultsMatch`), ordered
- * only when the gold SQL has a top-level ORDER BY. A single-cell gold result therefore accepts
- * the bare scalar, and `"1, 2, 3"` matches a one-column gold result of 1, 2, 3.
+ * `answerCandidates`) is compared under Spider test-suite semantics (`resultsMatch`: a bag of
+ * rows, any column order, numbers at display precision), ordered only when the gold SQL has a
+ * top-level ORDER BY. A single-cell gold result therefore accepts the bare scalar, and
+ * `"1, 2, 3"` matches a one-column gold result of 1, 2, 3.
  *
  * @example
  * ```ts
@@ -33,7 +33,7 @@ export function judgeValueAnswer(value: unknown, gold: GoldAnswer, config: Parti
   if (candidates.length === 0) return { correct: false, reason: 'the answer is empty' };
   const ordered = hasTopLevelOrderBy(gold.sql);
   for (const table of candidates) {
-    if (resultsMatch(table, gold.rows, { ordered, tolerance: cfg.valueTolerance, ignoreDuplicates: cfg.acceptDistinctRows })) {
+    if (resultsMatch(table, gold.rows, { ordered, numbers: cfg.numbers, ignoreDuplicates: cfg.acceptDistinctRows })) {
       return { correct: true, reason: 'the answer matches the gold result' };
     }
   }
@@ -42,8 +42,8 @@ export function judgeValueAnswer(value: unknown, gold: GoldAnswer, config: Parti
 
 /**
  * Execution match for agents that answer with SQL: the predicted query's rows against the gold
- * rows, as Spider's test-suite evaluation (bag of rows unless `ordered`, any column order, NULL
- * equals NULL, no float tolerance beyond float noise by default).
+ * rows with the same comparison as value answers (Spider's `result_eq`: bag of rows unless
+ * `ordered`, any column order, NULL equals NULL, numbers at display precision by default).
  *
  * @example
  * ```ts
@@ -54,9 +54,13 @@ export function judgeValueAnswer(value: unknown, gold: GoldAnswer, config: Parti
 export function executionMatch(
   predRows: readonly (readonly unknown[])[],
   goldRows: readonly (readonly unknown[])[],
-  options: { ordered: boolean; tolerance?: FloatTolerance },
+  options: { ordered: boolean; numbers?: NumberMatch; ignoreDuplicates?: boolean },
 ): boolean {
-  return resultsMatch(predRows, goldRows, { ordered: options.ordered, tolerance: options.tolerance ?? DEFAULT_JUDGE_CONFIG.sqlTolerance });
+  return resultsMatch(predRows, goldRows, {
+    ordered: options.ordered,
+    numbers: options.numbers ?? DEFAULT_JUDGE_CONFIG.numbers,
+    ignoreDuplicates: options.ignoreDuplicates ?? false,
+  });
 }
 
 /**

@@ -2,3 +2,4 @@
 export * from './sql-observation.js';
 export * from './render-result.js';
 export * from './render-observation.js';
+export * from './display-number.js';

@@ -1,4 +1,5 @@
 import type { TableDescription } from '../sandbox/schema-reader.js';
+import { displayNumber } from './display-number.js';
 
 /** Longest cell shown in a rendered table; the sandbox already caps cells, this keeps rows legible. */
 const MAX_RENDERED_CELL = 200;
@@ -25,7 +26,8 @@ export function renderRows(columns: readonly string[], rows: readonly (readonly 
 
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
-  const text = typeof value === 'string' ? value : String(value);
+  // Numbers are shown at the precision the judge compares them with (see displayNumber).
+  const text = typeof value === 'string' ? value : typeof value === 'number' ? displayNumber(value) : String(value);
   const clipped = text.length > MAX_RENDERED_CELL ? `${text.slice(0, MAX_RENDERED_CELL - 1)}…` : text;
   // Pipes and newlines would break the table's layout.
   return clipped.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');

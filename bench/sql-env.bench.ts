@@ -1,9 +1,10 @@
 /**
- * SQLEnv: the issue's metric first — one QUERY step (`SQLEnv.step` with a query action) against
- * raw better-sqlite3 running the same SQL in this process, on representative bundled-dataset
- * queries — then steps per second on a fixed action mix (describe, sample, a gold query, a
- * text-form call, a malformed call) beside the same database work done directly, and whole
- * oracle episodes per second.
+ * SQLEnv: steps per second on the describe + sample + query mix beside a bare Python sqlite3
+ * loop (the Spider sample when present, with and without the result cache; see sql-env-mix.ts),
+ * then one QUERY step (`SQLEnv.step` with a query action) against raw better-sqlite3 running the
+ * same SQL in this process, on representative bundled-dataset queries, then steps per second on
+ * a fixed action mix (describe, sample, a gold query, a text-form call, a malformed call) beside
+ * the same database work done directly, and whole oracle episodes per second.
  */
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { DEFAULT_REWARD_CONFIG } from '../envs/sql/reward/reward-config.js';
 import { QueryPool } from '../envs/sql/sandbox/query-pool.js';
 import { SQLEnv } from '../envs/sql/sql-env.js';
 import { mdTable, timeIt, type BenchSection } from './harness.js';
+import { mixVsPython } from './sql-env-mix.js';
 import { interleaved } from './sql-sandbox.bench.js';
 
 /** Representative queries on the bundled `online_store` database (the largest tables: 2,000 order items). */
@@ -44,8 +46,11 @@ export default async function bench(): Promise<BenchSection> {
   if (!split) throw new Error(`no bundled split found in ${bundledDataDir()}`);
   const pool = new QueryPool({ size: 2 });
   const dataset = await loadDataset('bundled', split, { pool });
-  const env = new SQLEnv({ dataset, pool, stepBudget: 1_000_000 });
+  // No result cache here: these sections time what a query costs when it runs (the mix section
+  // below reports the cache separately).
+  const env = new SQLEnv({ dataset, pool, stepBudget: 1_000_000, queryCache: false });
   try {
+    const mixSection = await mixVsPython(pool);
     const query = await queryStepVsRaw(env, pool, dataset);
     const [obs, info] = await env.reset({ seed: 0 });
     const question = dataset.question(String(info.question_id))!;
@@ -79,7 +84,7 @@ export default async function bench(): Promise<BenchSection> {
 
     const episodes = 40;
     const t0 = performance.now();
-    await runEpisodes(() => new SQLEnv({ dataset, pool }), new OracleAgent(dataset), { episodes, seed: 0 });
+    await runEpisodes(() => new SQLEnv({ dataset, pool, queryCache: false }), new OracleAgent(dataset), { episodes, seed: 0 });
     const episodeMs = (performance.now() - t0) / episodes;
 
     const perStep = (ms: number) => ms / mix.length;
@@ -92,6 +97,10 @@ export default async function bench(): Promise<BenchSection> {
     return {
       title: 'SQLEnv steps',
       markdown: [
+        mixSection,
+        '',
+        '### A QUERY step against raw better-sqlite3',
+        '',
         query,
         '',
         '### Mixed actions and episodes',

@@ -20,6 +20,7 @@ import { afterEndReward, stepReward, totalReward, type RewardComponents } from '
 import type { QueryLimits } from './sandbox/limits.js';
 import type { QueryLane } from './sandbox/query-lane.js';
 import { QueryPool } from './sandbox/query-pool.js';
+import { QueryResultCache } from './sandbox/query-result-cache.js';
 import { SchemaReaderCache } from './sandbox/schema-reader-cache.js';
 import { SqlEnvError } from './sql-env-error.js';
 import { SQL_TOOLS } from './tools/registry.js';
@@ -47,6 +48,12 @@ export interface SqlEnvOptions {
   queryLimits?: Partial<QueryLimits>;
   /** A query pool to share (its owner closes it; the env queries in a lane of its own); by default the env starts and closes its own. */
   pool?: QueryPool;
+  /**
+   * Results of deterministic queries kept in-process, so a repeated query (the same SQL on the
+   * same read-only database) skips the query process: a cache to share between envs, `false` for
+   * none, or by default one of the env's own (32 MiB).
+   */
+  queryCache?: QueryResultCache | false;
   /** Only `'ansi'`: `render()` returns the observation as text. */
   renderMode?: 'ansi';
 }
@@ -101,6 +108,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
   /** This env's share of the (possibly shared) pool: its queries queue apart from other envs'. */
   private lane: QueryLane | undefined;
   private readers = new SchemaReaderCache();
+  private readonly queryCache: QueryResultCache | undefined;
   private episode: EpisodeState | undefined;
 
   constructor(options: SqlEnvOptions = {}) {
@@ -117,6 +125,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     this.parser = new SqlActionParser(options.actionMode ?? 'tolerant');
     this.rewardConfig = resolveRewardConfig(options.reward);
     this.judgeConfig = { ...DEFAULT_JUDGE_CONFIG, ...options.judge, ...(options.answerMode ? { answerMode: options.answerMode } : {}) };
+    this.queryCache = options.queryCache === false ? undefined : (options.queryCache ?? new QueryResultCache());
     this.actionSpace = new ToolCallSpace(SQL_TOOLS);
     this.observationSpace = sqlObservationSpace(this.stepBudget);
   }
@@ -155,9 +164,9 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     episode.step++;
     const repeated = episode.markAction(key);
     const phiBefore = episode.phi;
-    let newInfo = false;
+    const seenBefore = episode.seenCount;
     if (outcome?.ok) {
-      newInfo = outcome.infoKey !== undefined && episode.markSeen(outcome.infoKey);
+      if (outcome.infoKey !== undefined) episode.markSeen(outcome.infoKey);
       if (outcome.queryRows) {
         episode.phi = progressPotential(outcome.queryRows, episode.goldProfile, this.rewardConfig.potentialWeights).phi;
       }
@@ -173,8 +182,19 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     this.recordObservation(episode, label, outcome, error);
 
     const terminal = verdict ? (verdict.correct ? 'correct' : 'wrong') : episode.truncated ? 'out_of_budget' : undefined;
+    // The shaping potentials are 0 in a terminal state (Ng et al. 1999): what progress and
+    // novelty paid during the episode is returned at its end, so only the answer is rewarded.
+    if (terminal) episode.phi = 0;
     const components = stepReward(
-      { ran: outcome?.ok === true, newInfo, repeated, phiBefore, phiAfter: episode.phi, ...(terminal ? { terminal } : {}) },
+      {
+        ran: outcome?.ok === true,
+        repeated,
+        phiBefore,
+        phiAfter: episode.phi,
+        seenBefore,
+        seenAfter: terminal ? 0 : episode.seenCount,
+        ...(terminal ? { terminal } : {}),
+      },
       this.rewardConfig,
     );
     const info = this.stepInfo(episode, parsed, error?.type, repairs, components);
@@ -265,6 +285,8 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       gold: episode.gold,
       judge: this.judgeConfig,
       strict: this.parser.mode === 'strict',
+      queryCache: this.queryCache,
+      poolLimits: this.pool().limits,
     };
   }
 

@@ -6,6 +6,7 @@
  */
 const commands: Record<string, { file: string; summary: string }> = {
   eval: { file: './eval.js', summary: 'run baseline agents on a dataset split' },
+  validate: { file: './validate.js', summary: "check the environment's reward on a dataset (exit 1 on failure)" },
   play: { file: './play.js', summary: 'play an episode in the terminal' },
   serve: { file: './serve.js', summary: 'serve an environment over the OpenEnv protocol' },
   data: { file: './data.js', summary: 'dataset tools (stats)' },

@@ -48,9 +48,22 @@ describe('SchemaReader', () => {
     expect(stadium.columns.find((c) => c.name === 'capacity')).toMatchObject({ defaultValue: '0' });
   });
 
-  it('returns copies, so callers cannot corrupt the cache', () => {
-    reader.describe('singer').columns.length = 0;
+  it('returns frozen cached results, so callers cannot corrupt the cache', () => {
+    const described = reader.describe('singer');
+    expect(reader.describe('singer')).toBe(described);
+    expect(() => {
+      (described.columns as unknown[]).length = 0;
+    }).toThrow(TypeError);
+    expect(() => {
+      (described.columns[0] as { name: string }).name = 'x';
+    }).toThrow(TypeError);
     expect(reader.describe('singer').columns).toHaveLength(4);
+    const sampled = reader.sample('singer', 2);
+    expect(reader.sample('singer', 2)).toBe(sampled);
+    expect(() => {
+      (sampled.rows[0] as unknown[])[1] = 'x';
+    }).toThrow(TypeError);
+    expect(reader.sample('singer', 3).rows).toHaveLength(3);
   });
 
   it('samples rows with cells rendered and cut', () => {

@@ -169,7 +169,7 @@ describe('the judge on real Spider questions (car_1)', () => {
     expect(queried.result).toContain('| 1326.42 |');
     const [, reward, , , info] = await valueEnv.step({ name: 'answer', arguments: { value: 1326.42 } });
     expect(info.is_correct).toBe(true);
-    expect(reward).toBeGreaterThan(0.9);
+    expect((info.reward_components as { correctness: number }).correctness).toBe(1);
     await valueEnv.reset({ options: { questionId: 'car-makers' } });
     const [, , , , wrong] = await valueEnv.step({ name: 'answer', arguments: { value: [4, 3, 5] } });
     expect(wrong.is_correct).toBe(false);

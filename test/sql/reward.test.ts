@@ -14,7 +14,7 @@ import {
 
 const config = resolveRewardConfig();
 const weights = config.potentialWeights;
-const ran = (over: Partial<StepOutcome> = {}): StepOutcome => ({ ran: true, newInfo: false, repeated: false, phiBefore: 0, phiAfter: 0, ...over });
+const ran = (over: Partial<StepOutcome> = {}): StepOutcome => ({ ran: true, repeated: false, phiBefore: 0, phiAfter: 0, seenBefore: 0, seenAfter: 0, ...over });
 
 describe('RewardConfig', () => {
   it('defaults to the seed constants', () => {
@@ -34,7 +34,7 @@ describe('RewardConfig', () => {
 describe('operational reward', () => {
   it.each<[string, Partial<StepOutcome>, number]>([
     ['an action that ran', {}, 0],
-    ['new information', { newInfo: true }, 0.01],
+    ['new information (novelty is shaping, not operational)', { seenAfter: 1 }, 0],
     ['an error', { ran: false }, -0.02],
     ['a repeated action', { repeated: true }, -0.03],
     ['a repeated error', { ran: false, repeated: true }, -0.05],
@@ -93,39 +93,75 @@ describe('progress potential Φ', () => {
 });
 
 describe('shaping', () => {
-  /** Episode return of a sequence of query potentials (each step a successful query). */
-  function episodeProgress(phis: number[]): number {
-    let before = 0;
+  /**
+   * Return of an episode of successful, non-repeated steps: `phis` the Φ after each query, `fresh`
+   * whether each step showed something new; the last step ends the episode (both potentials 0).
+   */
+  function episodeReturn(steps: { phi: number; fresh: boolean }[], terminal?: StepOutcome['terminal']): { total: number; progress: number } {
+    let phi = 0;
+    let seen = 0;
     let total = 0;
-    for (const phi of phis) {
-      total += stepReward(ran({ phiBefore: before, phiAfter: phi }), config).progress;
-      before = phi;
-    }
-    return total;
+    let progress = 0;
+    steps.forEach((s, i) => {
+      const last = i === steps.length - 1;
+      const seenAfter = last ? 0 : seen + (s.fresh ? 1 : 0);
+      const phiAfter = last ? 0 : s.phi;
+      const c = stepReward(ran({ phiBefore: phi, phiAfter, seenBefore: seen, seenAfter, ...(last && terminal ? { terminal } : {}) }), config);
+      total += totalReward(c);
+      progress += c.progress;
+      phi = phiAfter;
+      seen = seenAfter;
+    });
+    return { total, progress };
   }
 
-  it('telescopes to scale · (Φ_final − Φ_0)', () => {
+  it('pays progress and novelty during the episode', () => {
+    const c = stepReward(ran({ phiBefore: 0.2, phiAfter: 0.7, seenBefore: 1, seenAfter: 2 }), config);
+    expect(c.progress).toBeCloseTo(0.15 * 0.5 + 0.01, 12);
+  });
+
+  it('telescopes to zero over every episode, whatever the path', () => {
     const paths = [[0.2, 0.9, 0.4, 0.7], [0.7], [1, 0, 1, 0, 0.7], [0.5, 0.5, 0.7]];
-    for (const path of paths) expect(episodeProgress(path)).toBeCloseTo(0.15 * 0.7, 10);
+    for (const path of paths) {
+      const { progress } = episodeReturn([...path.map((phi) => ({ phi, fresh: true })), { phi: 0, fresh: false }], 'wrong');
+      expect(progress).toBeCloseTo(0, 12);
+    }
+  });
+
+  it('never pays a failing episode: the floor is an immediate wrong answer (the bug sqlenv validate found)', () => {
+    // Before: a near-gold query kept 0.15·Φ and each new table +0.01 even without an answer.
+    const explore = Array.from({ length: 9 }, (_, i) => ({ phi: i === 8 ? 0.9 : 0.2, fresh: true }));
+    expect(episodeReturn([...explore, { phi: 0.9, fresh: false }], 'out_of_budget').total).toBeCloseTo(0, 12);
+    expect(episodeReturn([...explore, { phi: 0, fresh: false }], 'wrong').total).toBeCloseTo(0, 12);
+    expect(episodeReturn([{ phi: 0, fresh: false }], 'wrong').total).toBe(0);
+    // A correct answer earns `correct`, however much was explored first.
+    expect(episodeReturn([...explore, { phi: 1, fresh: false }], 'correct').total).toBeCloseTo(1, 12);
   });
 
   it('cannot be farmed by alternating a good and a bad query', () => {
     const good = { phi: 1, key: 'good' };
     const bad = { phi: 0, key: 'bad' };
     const play = (queries: { phi: number; key: string }[]) => {
-      const seen = new Set<string>();
-      let before = 0;
+      const seenKeys = new Set<string>();
+      let phi = 0;
       let total = 0;
-      for (const q of queries) {
-        const repeated = seen.has(q.key);
-        seen.add(q.key);
-        total += totalReward(stepReward({ ran: true, newInfo: !repeated, repeated, phiBefore: before, phiAfter: q.phi }, config));
-        before = q.phi;
-      }
+      queries.forEach((q, i) => {
+        const last = i === queries.length - 1;
+        const repeated = seenKeys.has(q.key);
+        const seenBefore = seenKeys.size;
+        seenKeys.add(q.key);
+        const c = stepReward(
+          { ran: true, repeated, phiBefore: phi, phiAfter: last ? 0 : q.phi, seenBefore, seenAfter: last ? 0 : seenKeys.size, ...(last ? { terminal: 'out_of_budget' as const } : {}) },
+          config,
+        );
+        total += totalReward(c);
+        phi = last ? 0 : q.phi;
+      });
       return total;
     };
-    const direct = play([good]);
-    const alternating = play([good, bad, good, bad, good, bad, good, bad, good]);
+    const direct = play([good, bad]);
+    const alternating = play([good, bad, good, bad, good, bad, good, bad, good, bad]);
     expect(alternating).toBeLessThan(direct);
+    expect(direct).toBeLessThanOrEqual(0);
   });
 });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkEnv, make } from '../../src/gym/index.js';
-import { SQLEnv, SqlDataset, SqlEnvError, capObservationText, SQL_ERROR_TYPES, renderObservation, type SqlErrorType } from '../../envs/sql/index.js';
+import { QueryResultCache, SQLEnv, SqlDataset, SqlEnvError, capObservationText, SQL_ERROR_TYPES, renderObservation, type SqlErrorType } from '../../envs/sql/index.js';
 import { useFixtureEnv } from './fixture-env.js';
 
 let dbHash: string;
@@ -46,8 +46,8 @@ describe('SQLEnv episodes', () => {
     expect(env.observationSpace.contains(obs0)).toBe(true);
 
     let [obs, reward, terminated, truncated, info] = await env.step({ name: 'describe', arguments: { table_name: 'singer' } });
-    expect(reward).toBeCloseTo(0.01, 12); // +exec_ok +new_info −step_cost
-    expect(info.reward_components).toEqual({ operational: 0.01, progress: 0, correctness: 0 });
+    expect(reward).toBeCloseTo(0.01, 12); // +exec_ok −step_cost, +new_info as novelty shaping
+    expect(info.reward_components).toEqual({ operational: 0, progress: 0.01, correctness: 0 });
     expect(obs.schema).toContain('TABLE singer (6 rows)');
     expect(obs.schema).toContain('singer_id INTEGER PRIMARY KEY');
     expect([terminated, truncated]).toEqual([false, false]);
@@ -57,7 +57,7 @@ describe('SQLEnv episodes', () => {
 
     [obs, reward, , , info] = await env.step({ name: 'query', arguments: { sql: 'SELECT count(*) FROM singer' } });
     expect(info.potential).toBe(1);
-    expect((info.reward_components as { progress: number }).progress).toBeCloseTo(0.15, 12);
+    expect((info.reward_components as { progress: number }).progress).toBeCloseTo(0.15 + 0.01, 12); // Φ 0 → 1, a new result
     expect(obs.result).toContain('| 6 |');
     expect(obs.history).toHaveLength(3);
     expect(obs.budgetRemaining).toBe(7);
@@ -66,7 +66,10 @@ describe('SQLEnv episodes', () => {
     expect([terminated, truncated]).toEqual([true, false]);
     expect(info.is_correct).toBe(true);
     expect(info.gold_sql).toBe('SELECT count(*) FROM singer');
-    expect(reward).toBeCloseTo(1, 12);
+    // The episode's end returns the shaping: Φ (0.15) and the two things seen (0.02).
+    expect(reward).toBeCloseTo(1 - 0.15 - 0.02, 12);
+    expect(info.reward_components).toEqual({ operational: 0, progress: -0.17, correctness: 1 });
+    expect(info.potential).toBe(0);
     expect(env.observationSpace.contains(obs)).toBe(true);
     await env.close();
   });
@@ -262,6 +265,26 @@ describe('SQLEnv answer modes', () => {
     await env.reset({ options: { questionId: COUNT_QUESTION } });
     expect((await env.step('ANSWER: 6'))[4].is_correct).toBe(true);
     await env.close();
+  });
+});
+
+describe('SQLEnv query result cache', () => {
+  it('answers a repeated query from the cache with the same observation and reward; false turns it off', async () => {
+    const cache = new QueryResultCache();
+    const play = async (env: SQLEnv) => {
+      await env.reset({ options: { questionId: COUNT_QUESTION } });
+      const step = await env.step({ name: 'query', arguments: { sql: 'SELECT name, age FROM singer ORDER BY age' } });
+      return [step[0].result, step[1], step[4].potential];
+    };
+    const cached = envWith({ queryCache: cache });
+    const first = await play(cached);
+    expect(await play(cached)).toEqual(first);
+    expect([cache.misses, cache.hits]).toEqual([1, 1]);
+    const uncached = envWith({ queryCache: false });
+    expect(await play(uncached)).toEqual(first);
+    expect(cache.hits).toBe(1);
+    await cached.close();
+    await uncached.close();
   });
 });
 

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { bundledDataDir } from './bundled-data-dir.js';
 import { DatasetError } from './dataset-error.js';
+import type { DatasetSource } from './dataset-source.js';
 
 /** Where one split of a dataset lives on disk. */
 export interface DatasetLayout {
@@ -114,6 +116,28 @@ function listSplits(root: string): string[] {
   const splits = files.map((f) => f.slice(0, -'.json'.length));
   if (splits.includes('train_spider') && !splits.includes('train')) splits.push('train');
   return splits.sort();
+}
+
+/** JSON files of a dataset folder that are not question files. */
+const NOT_SPLITS = new Set(['build-info', 'train_spider']);
+
+/**
+ * The splits a dataset offers: its question files in the Spider (and bundled) layout — Spider's
+ * `train_spider.json` as `train` — or BIRD's split folders and files.
+ *
+ * @example
+ * ```ts
+ * availableSplits('bundled'); // ['eval', 'eval_unseen_db', 'smoke', 'train', …]
+ * ```
+ */
+export function availableSplits(source: DatasetSource): string[] {
+  if (typeof source === 'object' && source.kind === 'bird') {
+    const root = requireDirectory(source.dir, 'BIRD dataset');
+    const folders = listEntries(root).filter((e) => isFile(join(root, e, `${e}.json`)));
+    return [...new Set([...listSplits(root), ...folders])].filter((s) => !NOT_SPLITS.has(s)).sort();
+  }
+  const dir = source === 'bundled' ? bundledDataDir() : typeof source === 'string' ? source : source.dir;
+  return listSplits(requireDirectory(dir, 'Spider-layout dataset')).filter((s) => !NOT_SPLITS.has(s));
 }
 
 function requireDirectory(dir: string, what: string): string {

@@ -8,7 +8,7 @@ export type { SqlQuestion, GoldResult, SkippedQuestion } from './sql-question.js
 export { DatasetError } from './dataset-error.js';
 export { parseDatasetSource, describeDatasetSource, type DatasetSource } from './dataset-source.js';
 export { bundledDataDir } from './bundled-data-dir.js';
-export { resolveSpiderLayout, resolveBirdLayout, listDatabases, databaseFile, type DatasetLayout } from './dataset-layout.js';
+export { resolveSpiderLayout, resolveBirdLayout, listDatabases, databaseFile, availableSplits, type DatasetLayout } from './dataset-layout.js';
 export { parseQuestionEntries, readQuestionFile } from './question-file.js';
 export { tablesInSql } from './tables-in-sql.js';
 export { runGoldQueries, toGoldResult } from './gold-queries.js';

@@ -55,6 +55,11 @@ export class EpisodeState {
     return repeated;
   }
 
+  /** How many distinct tables and results have been shown (the novelty potential's count). */
+  get seenCount(): number {
+    return this.seen.size;
+  }
+
   /** Record that something was shown; true the first time. */
   markSeen(key: string): boolean {
     if (this.seen.has(key)) return false;

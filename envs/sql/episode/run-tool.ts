@@ -7,6 +7,8 @@ import { renderRows, renderTableDescription } from '../observation/render-result
 import { SqlSandboxError } from '../sandbox/errors.js';
 import type { QueryLimits } from '../sandbox/limits.js';
 import type { QueryLane } from '../sandbox/query-lane.js';
+import type { QueryResult } from '../sandbox/query-result.js';
+import type { QueryResultCache } from '../sandbox/query-result-cache.js';
 import type { SchemaReader } from '../sandbox/schema-reader.js';
 import { DEFAULT_SAMPLE_ROWS } from '../tools/sample.js';
 import { hashResult } from './result-hash.js';
@@ -24,6 +26,17 @@ export interface ToolContext {
   judge: JudgeConfig;
   /** Strict action mode: a table name must match exactly. */
   strict: boolean;
+  /** Answers repeated deterministic queries without the query process (off when undefined). */
+  queryCache?: QueryResultCache | undefined;
+  /** The pool's default limits, which `queryLimits` override: part of the cache's key. */
+  poolLimits?: Readonly<QueryLimits> | undefined;
+}
+
+/** Run agent SQL in the sandbox, or take its result from the cache when it ran before. */
+function runSql(sql: string, context: ToolContext): Promise<QueryResult> {
+  if (!context.queryCache) return context.pool.run(context.dbPath, sql, context.queryLimits);
+  const runner = { limits: context.poolLimits, run: (db: string, text: string, limits?: Partial<QueryLimits>) => context.pool.run(db, text, limits) };
+  return context.queryCache.run(runner, context.dbPath, sql, context.queryLimits);
 }
 
 /**
@@ -81,7 +94,7 @@ function sampleTable(requested: string, n: number, context: ToolContext): ToolOu
 }
 
 async function runQuery(sql: string, context: ToolContext): Promise<ToolOutcome> {
-  const result = await context.pool.run(context.dbPath, sql, context.queryLimits);
+  const result = await runSql(sql, context);
   const rows = result.fullRows ?? result.rows;
   return {
     ok: true,
@@ -108,7 +121,7 @@ async function submitAnswer(value: unknown, context: ToolContext): Promise<ToolO
     };
   }
   try {
-    const result = await context.pool.run(context.dbPath, answerSqlText(value), context.queryLimits);
+    const result = await runSql(answerSqlText(value), context);
     const correct = executionMatch(result.fullRows ?? result.rows, context.gold.rows, {
       ordered: hasTopLevelOrderBy(context.gold.sql),
       numbers: context.judge.numbers,

@@ -10,16 +10,22 @@ export interface PotentialWeights {
  * seed project's final constants.
  *
  * Per step: `reward = clip(operational, operationalClip) + progress + correctness`, where
- * - `operational = execOk·[ran] + newInfo·[first sight] − repeat·[identical earlier action] − stepCost`;
- * - `progress = progressScale · (Φ(s′) − Φ(s))`, Φ ∈ [0, 1] the potential of the latest successful
- *   query's result against the gold result (0 before any query);
+ * - `operational = execOk·[ran] − repeat·[identical earlier action] − stepCost`;
+ * - `progress = progressScale · (Φ(s′) − Φ(s)) + newInfo · (N(s′) − N(s))`: potential-based shaping,
+ *   Φ ∈ [0, 1] the potential of the latest successful query's result against the gold result (0
+ *   before any query), N the number of distinct tables and results shown; both are 0 once the
+ *   episode has ended, so progress sums to zero over every episode;
  * - `correctness = correct | wrong` on `answer`, `−outOfBudgetPenalty` when the step budget runs
  *   out, 0 otherwise.
  */
 export interface RewardConfig {
   /** Added when the action ran without error. Seed: 0.02. */
   execOk: number;
-  /** Added the first time a table is described or sampled, or a query result not seen before. Seed: 0.01. */
+  /**
+   * Novelty: paid the first time a table is described or sampled, or a query result is seen,
+   * as potential-based shaping (returned when the episode ends, so exploring alone never pays).
+   * Seed: 0.01.
+   */
   newInfo: number;
   /** Subtracted for an action identical to an earlier one in the episode. Seed: 0.03. */
   repeat: number;

@@ -11,32 +11,40 @@ export interface RewardComponents {
 export interface StepOutcome {
   /** The action parsed and ran without error. */
   ran: boolean;
-  /** It showed a table or a result not seen before in the episode. */
-  newInfo: boolean;
   /** It is identical to an earlier action of the episode. */
   repeated: boolean;
-  /** Φ before and after the step (equal unless a query succeeded). */
+  /** Φ before and after the step (equal unless a query succeeded; 0 after the step that ends the episode). */
   phiBefore: number;
   phiAfter: number;
+  /**
+   * Distinct tables and results shown before and after the step (the novelty potential counts
+   * them; 0 after the step that ends the episode).
+   */
+  seenBefore: number;
+  seenAfter: number;
   /** The terminal event of the step, if any. */
   terminal?: 'correct' | 'wrong' | 'out_of_budget';
 }
 
 /**
  * One step's reward components from its outcome (pure; see {@link RewardConfig} for the math).
+ * `progress` is potential-based shaping — closeness to the gold result (Φ) and novelty (things
+ * shown) — and both potentials are 0 once the episode has ended, so progress sums to zero over
+ * every episode: shaping moves credit between steps and never pays a policy that fails.
  *
  * @example
  * ```ts
- * stepReward({ ran: true, newInfo: true, repeated: false, phiBefore: 0, phiAfter: 0.5 }, DEFAULT_REWARD_CONFIG);
- * // → { operational: 0.01, progress: 0.075, correctness: 0 }
+ * stepReward({ ran: true, repeated: false, phiBefore: 0, phiAfter: 0.5, seenBefore: 1, seenAfter: 2 }, DEFAULT_REWARD_CONFIG);
+ * // → { operational: 0, progress: 0.085, correctness: 0 }
  * ```
  */
 export function stepReward(outcome: StepOutcome, config: RewardConfig): RewardComponents {
-  const raw =
-    (outcome.ran ? config.execOk : 0) + (outcome.newInfo ? config.newInfo : 0) - (outcome.repeated ? config.repeat : 0) - config.stepCost;
+  const raw = (outcome.ran ? config.execOk : 0) - (outcome.repeated ? config.repeat : 0) - config.stepCost;
   const [lo, hi] = config.operationalClip;
   const operational = roundReward(Math.min(hi, Math.max(lo, raw)));
-  const progress = roundReward(config.progressScale * (outcome.phiAfter - outcome.phiBefore));
+  const progress = roundReward(
+    config.progressScale * (outcome.phiAfter - outcome.phiBefore) + config.newInfo * (outcome.seenAfter - outcome.seenBefore),
+  );
   const correctness =
     outcome.terminal === 'correct' ? config.correct : outcome.terminal === 'wrong' ? config.wrong : outcome.terminal === 'out_of_budget' ? -config.outOfBudgetPenalty : 0;
   return { operational, progress, correctness };

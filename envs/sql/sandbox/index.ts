@@ -20,3 +20,4 @@ export {
   type ForeignKeyDescription,
 } from './schema-reader.js';
 export { SchemaReaderCache } from './schema-reader-cache.js';
+export * from './query-result-cache.js';

@@ -2,6 +2,9 @@ import { displayCell } from './cells.js';
 import type { SqlCell } from './query-result.js';
 import { openReadOnlyDatabase, type SqliteConnection } from './read-only-connection.js';
 
+/** Sample results kept per reader (table × n × cell cap); each is at most 100 rows. */
+const MAX_CACHED_SAMPLES = 256;
+
 /** One column of a table, from `PRAGMA table_info`. */
 export interface ColumnDescription {
   name: string;
@@ -53,8 +56,11 @@ export class UnknownTableError extends Error {
 /**
  * Reads a database's schema and sample rows in-process, for the `describe` and `sample` tools.
  * Safe without the query pool: it never runs agent SQL — table names are resolved against
- * `sqlite_master` before use and always quoted — and the connection is read-only.
- * Descriptions are cached per table; the owner closes the reader.
+ * `sqlite_master` before use and always quoted — and the connection is read-only. Every statement
+ * is bounded (a `LIMIT` of at most 100 rows, or the schema pragmas) and prepared once per table;
+ * descriptions and samples are cached (the database is read-only, so they never change) and
+ * returned frozen: a `describe` or `sample` step after the first costs no SQLite work at all.
+ * The owner closes the reader.
  *
  * @example
  * ```ts
@@ -67,7 +73,9 @@ export class UnknownTableError extends Error {
 export class SchemaReader {
   private readonly db: SqliteConnection;
   private tableNames: string[] | undefined;
-  private readonly descriptions = new Map<string, TableDescription>();
+  private readonly descriptions = new Map<string, Readonly<TableDescription>>();
+  private readonly sampleStatements = new Map<string, ReturnType<SqliteConnection['prepare']>>();
+  private readonly samples = new Map<string, Readonly<{ columns: string[]; rows: SqlCell[][] }>>();
 
   /** Open `dbPath` read-only. Throws SqlSandboxError (`sql_error`) when it cannot be opened. */
   static open(dbPath: string): SchemaReader {
@@ -98,11 +106,11 @@ export class SchemaReader {
     return this.tables().find((t) => t.toLowerCase() === wanted);
   }
 
-  /** Columns, foreign keys and row count of `table` (resolved with {@link resolveTable}). */
-  describe(table: string): TableDescription {
+  /** Columns, foreign keys and row count of `table` (resolved with {@link resolveTable}); cached and frozen. */
+  describe(table: string): Readonly<TableDescription> {
     const name = this.requireTable(table);
     const cached = this.descriptions.get(name);
-    if (cached) return structuredClone(cached);
+    if (cached) return cached;
     const quoted = quoteIdentifier(name);
     const info = this.db.prepare(`SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?)`).all(name) as {
       name: string;
@@ -129,26 +137,36 @@ export class SchemaReader {
       refColumn: k.to ?? this.primaryKeyOf(k.table) ?? k.from,
     }));
     const rowCount = Number(this.db.prepare(`SELECT count(*) FROM ${quoted}`).pluck().get());
-    const description = { name, columns, foreignKeys, rowCount };
+    const description = deepFreeze({ name, columns, foreignKeys, rowCount });
     this.descriptions.set(name, description);
-    return structuredClone(description);
+    return description;
   }
 
   /**
    * The first `n` rows of `table` (n clamped to 0…100), cells rendered as the query pool renders
-   * them and cut to `maxCellChars` characters.
+   * them and cut to `maxCellChars` characters; cached and frozen.
    */
-  sample(table: string, n: number, maxCellChars = 200): { columns: string[]; rows: SqlCell[][] } {
+  sample(table: string, n: number, maxCellChars = 200): Readonly<{ columns: string[]; rows: SqlCell[][] }> {
     const name = this.requireTable(table);
     const limit = Math.max(0, Math.min(100, Math.floor(Number.isFinite(n) ? n : 0)));
-    const stmt = this.db.prepare(`SELECT * FROM ${quoteIdentifier(name)} LIMIT ?`);
-    stmt.raw(true);
-    stmt.safeIntegers(true);
+    const key = `${limit}:${maxCellChars}:${name}`;
+    const cached = this.samples.get(key);
+    if (cached) return cached;
+    let stmt = this.sampleStatements.get(name);
+    if (!stmt) {
+      stmt = this.db.prepare(`SELECT * FROM ${quoteIdentifier(name)} LIMIT ?`);
+      stmt.raw(true);
+      stmt.safeIntegers(true);
+      this.sampleStatements.set(name, stmt);
+    }
     const columns = stmt.columns().map((c) => c.name);
     const rows = (stmt.all(limit) as unknown[][]).map((row) =>
       row.map((value) => displayCell(value, maxCellChars).cell),
     );
-    return { columns, rows };
+    const sample = deepFreeze({ columns, rows });
+    if (this.samples.size >= MAX_CACHED_SAMPLES) this.samples.delete(this.samples.keys().next().value!);
+    this.samples.set(key, sample);
+    return sample;
   }
 
   /** Close the connection. Idempotent. */
@@ -166,6 +184,15 @@ export class SchemaReader {
     const pk = this.db.prepare('SELECT name FROM pragma_table_info(?) WHERE pk = 1').pluck().get(table);
     return typeof pk === 'string' ? pk : undefined;
   }
+}
+
+/** Freeze an object and everything it holds (plain objects and arrays), so a shared cache entry cannot be changed. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value as object)) deepFreeze(child);
+  }
+  return value;
 }
 
 /** `name` as a double-quoted SQL identifier. */

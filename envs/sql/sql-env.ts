@@ -9,12 +9,12 @@ import type { DatasetSource } from './datasets/dataset-source.js';
 import { SqlDataset } from './datasets/sql-dataset.js';
 import type { SqlQuestion } from './datasets/sql-question.js';
 import { EpisodeState } from './episode/episode-state.js';
+import { memoPhi } from './episode/result-memo.js';
 import { runTool, type ToolContext } from './episode/run-tool.js';
 import type { ToolOutcome } from './episode/tool-outcome.js';
 import { DEFAULT_JUDGE_CONFIG, type AnswerMode, type JudgeConfig } from './judge/judge-config.js';
 import { renderObservation } from './observation/render-observation.js';
 import { sqlObservationSpace, type SqlObservation } from './observation/sql-observation.js';
-import { progressPotential } from './reward/potential.js';
 import { resolveRewardConfig, type RewardConfig } from './reward/reward-config.js';
 import { afterEndReward, stepReward, totalReward, type RewardComponents } from './reward/step-reward.js';
 import type { QueryLimits } from './sandbox/limits.js';
@@ -168,7 +168,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     if (outcome?.ok) {
       if (outcome.infoKey !== undefined) episode.markSeen(outcome.infoKey);
       if (outcome.queryRows) {
-        episode.phi = progressPotential(outcome.queryRows, episode.goldProfile, this.rewardConfig.potentialWeights).phi;
+        episode.phi = memoPhi(outcome.queryRows, episode.goldProfile, this.rewardConfig.potentialWeights);
       }
     }
     const verdict = outcome?.verdict;

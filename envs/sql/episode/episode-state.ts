@@ -1,7 +1,8 @@
 import type { SqlQuestion } from '../datasets/sql-question.js';
 import type { GoldAnswer } from '../judge/judge-answer.js';
 import { capObservationText, type SqlObservation } from '../observation/sql-observation.js';
-import { profileGold, type GoldProfile } from '../reward/potential.js';
+import type { GoldProfile } from '../reward/potential.js';
+import { memoGoldProfile } from './result-memo.js';
 
 /**
  * Everything one episode has accumulated: the question and its database, what has been shown,
@@ -37,7 +38,7 @@ export class EpisodeState {
 
   /** The gold result profiled for Φ, built on the first query of the episode and kept. */
   get goldProfile(): GoldProfile {
-    return (this.goldProfileValue ??= profileGold(this.gold.rows));
+    return (this.goldProfileValue ??= memoGoldProfile(this.gold.rows));
   }
 
   get done(): boolean {

@@ -11,7 +11,7 @@ import type { QueryResult } from '../sandbox/query-result.js';
 import type { QueryResultCache } from '../sandbox/query-result-cache.js';
 import type { SchemaReader } from '../sandbox/schema-reader.js';
 import { DEFAULT_SAMPLE_ROWS } from '../tools/sample.js';
-import { hashResult } from './result-hash.js';
+import { memoHashResult } from './result-memo.js';
 import type { ToolOutcome } from './tool-outcome.js';
 
 /** What a tool needs from the episode and the environment. */
@@ -100,7 +100,7 @@ async function runQuery(sql: string, context: ToolContext): Promise<ToolOutcome>
     ok: true,
     text: renderRows(result.columns, result.rows, result.rowCount, result.rowCountExact),
     summary: `${result.rowCount.toLocaleString('en-US')}${result.rowCountExact ? '' : '+'} row${result.rowCount === 1 && result.rowCountExact ? '' : 's'}`,
-    infoKey: `result:${hashResult(result.columns, rows)}`,
+    infoKey: `result:${memoHashResult(result.columns, rows)}`,
     queryRows: rows,
   };
 }

@@ -1,3 +1,5 @@
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run as runValidate } from '../../src/cli/validate.js';
 import {
@@ -60,6 +62,25 @@ describe('sqlenv validate on the bundled data (CI)', () => {
     // The held-out splits must not repeat training questions word for word.
     expect(stats.sharedWith?.train ?? 0).toBe(0);
   }, 600_000);
+});
+
+describe('sqlenv validate on a BIRD directory', () => {
+  it('finds its splits and validates them', async () => {
+    const root = join(fixture.dir, 'bird');
+    const dbDir = join(root, 'dev', 'dev_databases', 'concert_singer');
+    mkdirSync(dbDir, { recursive: true });
+    copyFileSync(fixture.dbPath, join(dbDir, 'concert_singer.sqlite'));
+    const questions = [
+      { question_id: 1, question: 'How many French singers are there?', SQL: "SELECT count(*) FROM singer WHERE country = 'France'", db_id: 'concert_singer', evidence: "French refers to country = 'France'", difficulty: 'simple' },
+      { question_id: 2, question: 'Name the stadiums.', SQL: 'SELECT name FROM stadium', db_id: 'concert_singer', evidence: '', difficulty: 'simple' },
+    ];
+    writeFileSync(join(root, 'dev', 'dev.json'), JSON.stringify(questions));
+    const source = { kind: 'bird', dir: root } as const;
+    expect(availableSplits(source)).toEqual(['dev']);
+    const report = await validateDataset(source, availableSplits(source), { pool });
+    expect(failing(report)).toEqual([]);
+    expect(report.stats[0]).toMatchObject({ split: 'dev', questions: 2, difficulty: { simple: 2 } });
+  }, 120_000);
 });
 
 describe('validateSplit finds what is wrong', () => {

@@ -12,8 +12,9 @@ Reads one JSON request on stdin and writes one JSON answer on stdout. Two reques
    "chats": [{"messages": [...], "tools"?: [...], "add_generation_prompt": bool,
               "enable_thinking"?: bool}]}
       Loads the directory with AutoTokenizer and answers, for every string, its ids (no special
-      tokens added) and their decodings with and without special tokens; for every chat, the
-      text of apply_chat_template and the ids of apply_chat_template(tokenize=True).
+      tokens added), their decodings with and without special tokens, and each id decoded
+      alone; for every chat, the text of apply_chat_template and the ids of
+      apply_chat_template(tokenize=True).
 
 Used by test/lm/transformers-parity.test.ts; needs transformers and tokenizers (the CI venv).
 """
@@ -75,6 +76,7 @@ def render(request):
                 "ids": ids,
                 "decoded": tokenizer.decode(ids, skip_special_tokens=False, clean_up_tokenization_spaces=False),
                 "decoded_skip": tokenizer.decode(ids, skip_special_tokens=True, clean_up_tokenization_spaces=False),
+                "per_token": [tokenizer.decode([i], skip_special_tokens=False, clean_up_tokenization_spaces=False) for i in ids],
             }
         )
     chats = []

@@ -30,7 +30,7 @@ const SCRIPT = join(packageRoot(), 'scripts', 'hf_tokenizer_reference.py');
 interface ReferenceAnswer {
   transformers_version: string;
   tokenizer_class: string;
-  encodings: { ids: number[]; decoded: string; decoded_skip: string }[];
+  encodings: { ids: number[]; decoded: string; decoded_skip: string; per_token: string[] }[];
   chats: { text: string; ids: number[] }[];
 }
 
@@ -85,6 +85,9 @@ async function compare(dir: string): Promise<{ reference: ReferenceAnswer; diffe
     if (decoded !== ref.decoded) differences.push(`decode ${JSON.stringify(s)}: ours ${JSON.stringify(decoded)}, transformers ${JSON.stringify(ref.decoded)}`);
     const skipped = tok.decode(ref.ids, { skipSpecialTokens: true });
     if (skipped !== ref.decoded_skip) differences.push(`decode(skip) ${JSON.stringify(s)}: ours ${JSON.stringify(skipped)}, transformers ${JSON.stringify(ref.decoded_skip)}`);
+    // One id at a time, as a streaming generator sees them (partial UTF-8 sequences decode to U+FFFD).
+    const perToken = ref.ids.map((id) => tok.decode([id]));
+    if (JSON.stringify(perToken) !== JSON.stringify(ref.per_token)) differences.push(`per-token decode ${JSON.stringify(s)}: ours ${JSON.stringify(perToken)}, transformers ${JSON.stringify(ref.per_token)}`);
   });
   PARITY_CHATS.forEach((c, i) => {
     const ref = reference.chats[i]!;

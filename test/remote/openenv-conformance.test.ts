@@ -6,52 +6,16 @@
  * tests pin it; and the `openenv.yaml` manifest against OpenEnv's manifest schema and the
  * server's tools.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { WebSocket } from 'ws';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateRunningEnvironment } from './fixtures/openenv-validate.js';
-
-interface Served {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  stop: () => Promise<number | null>;
-}
-
-const started: ChildProcessWithoutNullStreams[] = [];
-// Whatever happens in a test or hook, no server outlives this file.
-afterAll(() => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-});
-
-/** `sqlenv serve ARGS` from the TypeScript sources; resolves once it prints its address. */
-function serve(args: readonly string[]): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args]);
-  started.push(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let log = '';
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (d: Buffer) => {
-      log += d.toString();
-      const m = /on (http:\/\/[\d.]+:\d+)/.exec(log);
-      if (m) {
-        resolve({
-          child,
-          url: m[1]!,
-          stop: async () => {
-            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-            return exited;
-          },
-        });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`sqlenv serve exited with ${code}: ${log}`)));
-  });
-}
+import { startServeProcess, type ServeProcess } from './fixtures/serve-process.js';
 
 const SQL_ARGS = ['--env', 'SQLEnv-v0', '--dataset', 'bundled', '--split', 'smoke', '--query-workers', '1', '--port', '0'];
 
@@ -126,12 +90,12 @@ function expectValid(validate: ValidateFunction, body: unknown, what: string): v
 const manifest = parseYaml(readFileSync('openenv.yaml', 'utf8')) as Json;
 
 describe('sqlenv serve (simulation mode) against the OpenEnv validator', () => {
-  let server: Served;
+  let server: ServeProcess;
   beforeAll(async () => {
-    server = await serve(SQL_ARGS);
+    server = await startServeProcess(SQL_ARGS);
   }, 60_000);
   afterAll(async () => {
-    expect(await server.stop()).toBe(0);
+    expect(await server?.stop()).toBe(0);
   });
 
   it('passes every check of openenv validate --url (TypeScript reproduction)', async () => {
@@ -257,12 +221,12 @@ describe('sqlenv serve (simulation mode) against the OpenEnv validator', () => {
 });
 
 describe('sqlenv serve --mode production', () => {
-  let server: Served;
+  let server: ServeProcess;
   beforeAll(async () => {
-    server = await serve([...SQL_ARGS, '--mode', 'production']);
+    server = await startServeProcess([...SQL_ARGS, '--mode', 'production']);
   }, 60_000);
   afterAll(async () => {
-    expect(await server.stop()).toBe(0);
+    expect(await server?.stop()).toBe(0);
   });
 
   it('passes openenv validate in production mode: no /reset, /step or /state, in the document or on the wire', async () => {
@@ -283,6 +247,40 @@ describe('sqlenv serve --mode production', () => {
     const answer = (await rpc(server.url, 'tools/call', { name: 'answer', arguments: { value: '0' }, session_id: sessionId }))['result'] as Json;
     expect((answer['structuredContent'] as Json)['done']).toBe(true);
     expect((await rpc(server.url, 'openenv/session/close', { session_id: sessionId }))['result']).toMatchObject({ closed: true });
+  });
+});
+
+describe('MCP sessions under sqlenv serve --workers 2', () => {
+  let server: ServeProcess;
+  beforeAll(async () => {
+    server = await startServeProcess(['--env', 'GuessNumber-v0', '--port', '0', '--workers', '2']);
+  }, 60_000);
+  afterAll(async () => {
+    expect(await server?.stop()).toBe(0);
+  });
+
+  /** One JSON-RPC call on a fresh connection: node:cluster spreads connections over the workers. */
+  function freshRpc(method: string, params: Json): Promise<Json> {
+    return new Promise((resolve, reject) => {
+      const req = request(`${server.url}/mcp`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve(JSON.parse(text) as Json));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+    });
+  }
+
+  it('reach the worker that holds them when the session is named only in params (as OpenEnv clients do)', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(((await freshRpc('openenv/session/create', { seed: i }))['result'] as Json)['session_id'] as string);
+    expect(new Set(ids.map((id) => id.slice(0, 3)))).toEqual(new Set(['w0-', 'w1-']));
+    // Every call on a new connection: about half land on the other worker and are forwarded.
+    for (const id of ids) {
+      for (let k = 0; k < 2; k++) expect(await freshRpc('tools/list', { session_id: id })).toMatchObject({ result: { tools: [] } });
+      expect((await freshRpc('openenv/session/close', { session_id: id }))['result']).toEqual({ session_id: id, closed: true });
+    }
   });
 });
 

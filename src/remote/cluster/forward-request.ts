@@ -19,7 +19,7 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 
 /**
  * Pass one HTTP request to `127.0.0.1:port` as is (method, path, end-to-end headers, streamed
- * body) and stream the answer back. Rejects with {@link PeerUnreachable} when nothing was
+ * body — or `body`, when the caller already read it) and stream the answer back. Rejects with {@link PeerUnreachable} when nothing was
  * answered yet (so the caller can still answer an error); after the answer started, a failure
  * only cuts the response short.
  *
@@ -28,10 +28,17 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
  * await forwardRequest(req, res, { port: 41234, agent, by: 'w0' });
  * ```
  */
-export function forwardRequest(req: IncomingMessage, res: ServerResponse, target: { port: number; agent: Agent; by: string }): Promise<void> {
+export function forwardRequest(req: IncomingMessage, res: ServerResponse, target: { port: number; agent: Agent; by: string }, body?: Buffer): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const proxied = request(
-      { host: '127.0.0.1', port: target.port, method: req.method, path: req.url, agent: target.agent, headers: { ...endToEnd(req.headers), [FORWARDED_HEADER]: target.by } },
+      {
+        host: '127.0.0.1',
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        agent: target.agent,
+        headers: { ...endToEnd(req.headers), ...(body ? { 'content-length': String(body.length) } : {}), [FORWARDED_HEADER]: target.by },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
         answer.pipe(res);
@@ -50,6 +57,7 @@ export function forwardRequest(req: IncomingMessage, res: ServerResponse, target
         reject(new PeerUnreachable(err.message));
       }
     });
-    req.pipe(proxied);
+    if (body) proxied.end(body);
+    else req.pipe(proxied);
   });
 }

@@ -33,14 +33,14 @@ export class PeerRouter implements SessionRouter {
     this.peers = new Map(Object.entries(peers).map(([index, port]) => [Number(index), port]));
   }
 
-  async forward(sessionId: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  async forward(sessionId: string, req: IncomingMessage, res: ServerResponse, body?: Buffer): Promise<boolean> {
     const owner = workerOfSession(sessionId);
     // Ours, not a worker id, or already forwarded once (never loop): answered here.
     if (owner === undefined || owner === this.index || req.headers[FORWARDED_HEADER] !== undefined) return false;
     const port = this.peers.get(owner);
     try {
       if (port === undefined) throw new PeerUnreachable('not running');
-      await forwardRequest(req, res, { port, agent: this.agent, by: `w${this.index}` });
+      await forwardRequest(req, res, { port, agent: this.agent, by: `w${this.index}` }, body);
       return true;
     } catch (err) {
       if (!(err instanceof PeerUnreachable)) throw err;

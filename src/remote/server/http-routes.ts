@@ -151,6 +151,13 @@ export class HttpRoutes {
       if (err instanceof ProtocolError && err.code === 'INVALID_JSON') return this.send(ex, 200, jsonRpcParseError(err.message));
       throw err;
     }
+    // Under --workers, a session named in the JSON-RPC params (OpenEnv's way) may be another
+    // process's: pass the request on to it, as the header-routed requests are.
+    const paramsSession = mcpParamsSession(request);
+    if (!sessionId && paramsSession && this.ctx.router) {
+      const body = this.ctx.codec.encode(request, ex.requestEncoding);
+      if (await this.ctx.router.forward(paramsSession, ex.req, ex.res, typeof body === 'string' ? Buffer.from(body) : body)) return;
+    }
     const target: McpTarget = sessionId
       ? sessionTarget(this.ctx.sessions.get(sessionId))
       : {
@@ -268,6 +275,13 @@ export class HttpRoutes {
     const detail = error.details.length > 0 ? error.details : error.message;
     this.send(ex, status, { detail, code: error.code, message: error.message, ...extra });
   }
+}
+
+/** The `params.session_id` of a JSON-RPC request, when it names one. */
+function mcpParamsSession(request: unknown): string | undefined {
+  const params = typeof request === 'object' && request !== null ? (request as { params?: unknown }).params : undefined;
+  const id = typeof params === 'object' && params !== null ? (params as { session_id?: unknown }).session_id : undefined;
+  return typeof id === 'string' && id.length > 0 ? id : undefined;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

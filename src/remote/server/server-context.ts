@@ -26,9 +26,10 @@ export interface SessionRouter {
   /**
    * Answer `req` from the process that owns `sessionId` and resolve `true`, or resolve `false`
    * when this process owns it (the request is then answered here). Rejects with a
-   * `ProtocolError` when the owner is gone.
+   * `ProtocolError` when the owner is gone. `body`, when given, is sent instead of `req`'s
+   * (for a request whose body was read to find the session).
    */
-  forward(sessionId: string, req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  forward(sessionId: string, req: IncomingMessage, res: ServerResponse, body?: Buffer): Promise<boolean>;
 }
 
 /** What the HTTP routes and WebSocket connections share within one server. */

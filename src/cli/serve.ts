@@ -40,6 +40,11 @@ Serve an environment over the OpenEnv protocol: HTTP (/reset /step /state /schem
   --import MODULE        import a module first (to register your own env); repeatable
   --max-body-bytes N     largest HTTP body (default 1048576)
   --max-frame-bytes N    largest WebSocket message (default 1048576)
+  --max-pending N        requests one connection may have queued before the server stops
+                         reading it (default 64)
+  --max-unsent-bytes N   reply bytes one connection may leave unread before the server stops
+                         reading it (default 4194304)
+  --stall-timeout S      close a connection that stays over a bound this long (default 30)
   --validate-actions     reject actions outside the action space with 422 (default: the env decides)
   --mode M               simulation (default) | production: production serves no HTTP /reset /step
                          /state (OpenEnv's production mode; agents use POST /mcp sessions or /ws)
@@ -89,6 +94,9 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       import: { type: 'string', multiple: true, default: [] },
       'max-body-bytes': { type: 'string' },
       'max-frame-bytes': { type: 'string' },
+      'max-pending': { type: 'string' },
+      'max-unsent-bytes': { type: 'string' },
+      'stall-timeout': { type: 'string' },
       'validate-actions': { type: 'boolean', default: false },
       mode: { type: 'string', default: 'simulation' },
       quiet: { type: 'boolean', default: false },
@@ -122,6 +130,9 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       ...(values['reap-interval'] ? { reapIntervalMs: seconds('--reap-interval', values['reap-interval'], 0.05) * 1000 } : {}),
       ...(values['max-body-bytes'] ? { maxBodyBytes: integer('--max-body-bytes', values['max-body-bytes'], 1) } : {}),
       ...(values['max-frame-bytes'] ? { maxFrameBytes: integer('--max-frame-bytes', values['max-frame-bytes'], 1) } : {}),
+      ...(values['max-pending'] ? { maxPendingRequests: integer('--max-pending', values['max-pending'], 1) } : {}),
+      ...(values['max-unsent-bytes'] ? { maxUnsentBytes: integer('--max-unsent-bytes', values['max-unsent-bytes'], 1) } : {}),
+      ...(values['stall-timeout'] ? { stallTimeoutMs: Math.round(seconds('--stall-timeout', values['stall-timeout'], 0.001) * 1000) } : {}),
       actionValidation: values['validate-actions'] ? 'space' : 'env',
       mode: values.mode,
       quiet: values.quiet,

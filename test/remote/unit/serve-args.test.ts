@@ -46,6 +46,12 @@ describe('parseServeArgs', () => {
     expect(() => parseServeArgs(['--query-max', '0'], {})).toThrow(/--query-max needs an integer ≥ 1/);
   });
 
+  it('maps the backpressure bounds', () => {
+    expect(parseServeArgs(['--max-pending', '8', '--max-unsent-bytes', '65536', '--stall-timeout', '2.5'], {}).server).toMatchObject({ maxPendingRequests: 8, maxUnsentBytes: 65536, stallTimeoutMs: 2500 });
+    expect(parseServeArgs([], {}).server).not.toHaveProperty('maxPendingRequests');
+    expect(() => parseServeArgs(['--max-pending', '0'], {})).toThrow(/--max-pending needs an integer ≥ 1/);
+  });
+
   it('explains bad values', () => {
     expect(() => parseServeArgs(['--port', 'abc'], {})).toThrow(/--port needs an integer/);
     expect(() => parseServeArgs(['--max-sessions', '0'], {})).toThrow(/--max-sessions needs an integer ≥ 1/);

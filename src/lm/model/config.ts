@@ -191,7 +191,7 @@ function ropeScalingToHf(s: RopeScaling): Record<string, unknown> {
       return { rope_type: 'llama3', factor: s.factor, low_freq_factor: s.lowFreqFactor, high_freq_factor: s.highFreqFactor, original_max_position_embeddings: s.originalMaxPositions };
     case 'yarn':
       return { rope_type: 'yarn', factor: s.factor, original_max_position_embeddings: s.originalMaxPositions, beta_fast: s.betaFast, beta_slow: s.betaSlow, attention_factor: s.attentionFactor };
-    default:
+    case 'default':
       return { rope_type: 'default' };
   }
 }

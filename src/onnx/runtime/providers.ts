@@ -33,7 +33,7 @@ export function providerHint(provider: ProviderName, reason: string): string {
     case 'cuda':
       return cudaLibrariesPresent()
         ? 'the CUDA provider libraries are installed but did not load: CUDA 12 and cuDNN 9 must be on the library path (LD_LIBRARY_PATH) and a GPU visible'
-        : "onnxruntime-node does not bundle its CUDA provider. With internet access and CUDA 12 + cuDNN 9 installed, reinstall it with `ONNXRUNTIME_NODE_INSTALL=cuda12 npm install onnxruntime-node` (or set `onnxruntime-node-install=cuda12` in .npmrc, replacing this project's `skip`); or choose provider 'auto' or 'cpu'";
+        : "onnxruntime-node does not bundle its CUDA provider. With internet access and CUDA 12 + cuDNN 9 installed, fetch it with `ONNXRUNTIME_NODE_INSTALL=cuda12 node node_modules/onnxruntime-node/script/install.js` (npm does not run that script here: package.json allowScripts); or choose provider 'auto' or 'cpu'";
     case 'webgpu':
       return /vulkan|adapter/i.test(reason)
         ? 'WebGPU runs on Dawn over Vulkan: install a Vulkan loader and GPU driver ICD (Debian: `apt-get install libvulkan1 mesa-vulkan-drivers`, or the NVIDIA driver) on a machine with a GPU, or choose provider \'auto\' or \'cpu\''

@@ -21,4 +21,12 @@ export default tseslint.config(
       'no-sparse-arrays': 'error',
     },
   },
+  {
+    // Library code throws its layer's typed errors (GymError, OnnxError, LmError, TrainError, …), never a bare Error.
+    files: ['src/**/*.ts', 'envs/**/*.ts', 'data/**/*.ts'],
+    ignores: ['src/onnx/optim/**'], // the resident training path's (being rewritten)
+    rules: {
+      'no-restricted-syntax': ['error', { selector: "ThrowStatement > NewExpression[callee.name='Error']", message: "Throw the layer's typed error (e.g. GymError, TrainError, SqlEnvError), not a bare Error." }],
+    },
+  },
 );

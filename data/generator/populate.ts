@@ -6,6 +6,7 @@
 import { Rng } from '../../src/gym/rng.js';
 import { primaryKeyOf, type DomainSpec, type Row, type RowContext, type SqlValue, type TableSpec } from './schema.js';
 import { stableHash } from './stable-hash.js';
+import { DataError } from '../lib/data-error.js';
 
 /** A domain with its generated rows, table by table, in insertion order. */
 export interface GeneratedDatabase {
@@ -14,7 +15,7 @@ export interface GeneratedDatabase {
 }
 
 /** Thrown when a table's constraints cannot be met (e.g. too few distinct names for its row count). */
-export class GenerationError extends Error {
+export class GenerationError extends DataError {
   override readonly name = 'GenerationError';
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Rng } from '../../src/gym/rng.js';
 import type { QuestionTemplate } from './questions/template.js';
+import { DataError } from '../lib/data-error.js';
 
 /** A value stored in a cell. Dates are ISO `YYYY-MM-DD` text. */
 export type SqlValue = string | number | null;
@@ -91,6 +92,6 @@ export interface DomainSpec {
 /** The primary key column of a table (the first `key` column). */
 export function primaryKeyOf(table: TableSpec): ColumnSpec {
   const key = table.columns.find((c) => c.role === 'key');
-  if (!key) throw new Error(`table ${table.name} has no key column; give it one built with key()`);
+  if (!key) throw new DataError(`table ${table.name} has no key column; give it one built with key()`);
   return key;
 }

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { GeneratedDatabase } from './populate.js';
 import { primaryKeyOf, type TableSpec } from './schema.js';
+import { DataError } from '../lib/data-error.js';
 
 /** The page size every bundled database uses. */
 export const PAGE_SIZE = 4096;
@@ -30,7 +31,7 @@ export function createTableSql(table: TableSpec, tables: readonly TableSpec[]): 
   for (const c of table.columns) {
     if (c.role !== 'reference' || !c.references) continue;
     const target = tables.find((t) => t.name === c.references);
-    if (!target) throw new Error(`${table.name}.${c.name} references unknown table ${c.references}`);
+    if (!target) throw new DataError(`${table.name}.${c.name} references unknown table ${c.references}`);
     lines.push(`  FOREIGN KEY (${c.name}) REFERENCES ${target.name}(${primaryKeyOf(target).name})`);
   }
   return `CREATE TABLE ${table.name} (\n${lines.join(',\n')}\n)`;

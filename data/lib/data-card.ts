@@ -1,3 +1,5 @@
+import { DataError } from './data-error.js';
+
 /**
  * Keeps the generated sections of the data card (data/README.md) — the statistics that
  * `sqlenv data stats` prints and the schema summary — equal to the data: the build rewrites the
@@ -20,7 +22,7 @@ export function sectionMarkers(name: CardSection): { start: string; end: string 
 }
 
 /** The data card lacks the markers of a section. */
-export class DataCardError extends Error {
+export class DataCardError extends DataError {
   override readonly name = 'DataCardError';
 }
 

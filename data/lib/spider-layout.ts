@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DataError } from './data-error.js';
 
 /** One question as stored in a split file. */
 export interface SpiderQuestionEntry {
@@ -43,7 +44,7 @@ export function buildInfoPath(root: string): string {
 }
 
 /** A dataset file is missing or malformed. */
-export class DatasetLayoutError extends Error {
+export class DatasetLayoutError extends DataError {
   override readonly name = 'DatasetLayoutError';
 }
 

@@ -1,3 +1,5 @@
+import { DataError } from './data-error.js';
+
 /**
  * The "shape" of a SQL query: its structure with every literal replaced by `?` and every
  * identifier (table, column, alias) by `_`, keywords and function names upper-cased, spaces
@@ -16,7 +18,7 @@ const KEYWORDS = new Set([
 const TOKEN = /\s*(?:('(?:[^']|'')*')|("(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\])|(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)|([A-Za-z_][A-Za-z0-9_]*)|(<=|>=|<>|!=|==|\|\||[-+*/%=<>(),.;]))/y;
 
 /** The SQL could not be tokenised. */
-export class SqlShapeError extends Error {
+export class SqlShapeError extends DataError {
   override readonly name = 'SqlShapeError';
 }
 

@@ -1,5 +1,7 @@
+import { SqlenvError } from '../../src/base/sqlenv-error.js';
+
 /**
- * A misuse of SQLEnv by its caller (not by the agent): an unknown `questionId` or `dbId` in
+ * The root of SQLEnv's errors (datasets, the sandbox), and itself a misuse of SQLEnv by its caller (not by the agent): an unknown `questionId` or `dbId` in
  * `reset()` options, an empty dataset, or a bad option. Agent mistakes never throw; they come
  * back as error observations.
  *
@@ -8,6 +10,4 @@
  * await env.reset({ options: { questionId: 'no-such-id' } }); // rejects with SqlEnvError listing real ids
  * ```
  */
-export class SqlEnvError extends Error {
-  override readonly name = 'SqlEnvError';
-}
+export class SqlEnvError extends SqlenvError {}

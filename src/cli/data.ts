@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { computeDatasetStats, formatDatasetStats } from '../../data/lib/dataset-stats.js';
 import { bundledRoot } from '../../data/lib/spider-layout.js';
 import { parseCommandArgs } from './command-args.js';
+import { CliUsageError } from './cli-error.js';
 
 const USAGE = `usage: sqlenv data stats [--dataset bundled|spider:DIR|DIR] [--split NAME ...] [--json]
 
@@ -26,10 +27,10 @@ The default dataset is the bundled one.`;
 export function datasetRoot(spec: string): string {
   if (spec === 'bundled') return bundledRoot();
   if (spec.startsWith('bird:')) {
-    throw new Error('data stats reads datasets in Spider\'s layout; BIRD is laid out differently — load it with loadDataset({ kind: "bird", dir }) instead');
+    throw new CliUsageError('data stats reads datasets in Spider\'s layout; BIRD is laid out differently — load it with loadDataset({ kind: "bird", dir }) instead');
   }
   const dir = resolve(spec.startsWith('spider:') ? spec.slice('spider:'.length) : spec);
-  if (!existsSync(dir)) throw new Error(`dataset directory ${dir} does not exist; pass --dataset bundled, spider:DIR or a directory in Spider's layout`);
+  if (!existsSync(dir)) throw new CliUsageError(`dataset directory ${dir} does not exist; pass --dataset bundled, spider:DIR or a directory in Spider's layout`);
   return dir;
 }
 

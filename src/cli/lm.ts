@@ -5,6 +5,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { LoraAdapter, Policy, createTinyModel, loadModel, writeSafetensors, type LanguageModel } from '../lm/index.js';
 import { parseCommandArgs } from './command-args.js';
+import { CliUsageError } from './cli-error.js';
 
 const HELP = { help: { type: 'boolean', short: 'h', default: false } } as const;
 
@@ -222,7 +223,6 @@ async function createTinyCommand(argv: string[]): Promise<number> {
 }
 
 /** A command-line mistake: printed without a stack trace, exit code 2. */
-class CliUsageError extends Error {}
 
 function parseTokens(command: CommandName, text: string): number[] {
   const tokens = text.split(',').map((t) => Number(t.trim()));

@@ -11,6 +11,7 @@ import { createServer, jsonLineLogger, silentLogger, type ServerLogger, type Ser
 import { startClusterPrimary } from '../remote/cluster/cluster-primary.js';
 import { clusterWorkerIndex, joinCluster } from '../remote/cluster/cluster-worker.js';
 import { PeerRouter } from '../remote/cluster/peer-router.js';
+import { CliError, CliUsageError } from './cli-error.js';
 
 const USAGE = `usage: sqlenv serve [options]
 
@@ -108,7 +109,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   const envKwargs: Record<string, unknown> = values.kwargs ? parseKwargs(values.kwargs) : {};
   if (values.dataset) envKwargs.dataset = parseDatasetSource(values.dataset);
   if (values.split) envKwargs.split = values.split;
-  if (values.mode !== 'simulation' && values.mode !== 'production') throw new Error(`--mode must be simulation or production, not "${values.mode}"`);
+  if (values.mode !== 'simulation' && values.mode !== 'production') throw new CliUsageError(`--mode must be simulation or production, not "${values.mode}"`);
   if (values['step-budget']) envKwargs.stepBudget = integer('--step-budget', values['step-budget'], 1);
   return {
     port: integer('--port', values.port, 0),
@@ -141,7 +142,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
 }
 
 /** Thrown by {@link parseServeArgs} for `--help`. */
-export class UsageRequested extends Error {
+export class UsageRequested extends CliError {
   constructor() {
     super(USAGE);
     this.name = 'UsageRequested';
@@ -262,13 +263,13 @@ async function registerBuiltInEnvs(envId: string): Promise<void> {
 
 function seconds(flag: string, text: string, min: number): number {
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n < min) throw new Error(`${flag} needs a number of seconds ≥ ${min}, got "${text}"`);
+  if (text.trim() === '' || !Number.isFinite(n) || n < min) throw new CliUsageError(`${flag} needs a number of seconds ≥ ${min}, got "${text}"`);
   return n;
 }
 
 function integer(flag: string, text: string, min: number): number {
   const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${flag} needs an integer ≥ ${min}, got "${text}"`);
+  if (!Number.isSafeInteger(n) || n < min) throw new CliUsageError(`${flag} needs an integer ≥ ${min}, got "${text}"`);
   return n;
 }
 
@@ -277,8 +278,8 @@ function parseKwargs(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`--kwargs must be a JSON object: ${(err as Error).message}`);
+    throw new CliUsageError(`--kwargs must be a JSON object: ${(err as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('--kwargs must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CliUsageError('--kwargs must be a JSON object');
   return value as Record<string, unknown>;
 }

@@ -5,11 +5,12 @@ import type { EnvKwargs, EnvSpec, RegisterOptions } from './registration/env-spe
 import { OrderEnforcing } from './wrappers/order-enforcing.js';
 import { PassiveEnvChecker } from './wrappers/passive-env-checker.js';
 import { TimeLimit } from './wrappers/time-limit.js';
+import { GymError } from './gym-error.js';
 
 export type { EnvKwargs, EnvSpec, EntryPoint, RegisterOptions } from './registration/env-spec.js';
 
 /** `make()`/`spec()` of an id that is not registered; the message names the closest ids or the versions that exist. */
-export class EnvNotFoundError extends Error {
+export class EnvNotFoundError extends GymError {
   constructor(
     readonly id: string,
     message: string,

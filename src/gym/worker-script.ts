@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GymError } from './gym-error.js';
 
 /**
  * The path of a compiled JavaScript entry point for a worker thread or child process.
@@ -23,7 +24,7 @@ export function workerScriptPath(callerUrl: string, relativeJs: string): string 
   const root = packageRoot(callerDir);
   const compiled = join(root, 'dist', relative(root, beside));
   if (existsSync(compiled)) return compiled;
-  throw new Error(
+  throw new GymError(
     `worker script ${relativeJs} not found beside ${callerDir} nor at ${compiled}. ` +
       'Run `npm run build` first: worker threads and child processes run the compiled JavaScript.',
   );
@@ -34,7 +35,7 @@ function packageRoot(start: string): string {
   for (;;) {
     if (existsSync(join(dir, 'package.json')) && !dir.endsWith('dist')) return dir;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`no package.json above ${start}`);
+    if (parent === dir) throw new GymError(`no package.json above ${start}`);
     dir = parent;
   }
 }

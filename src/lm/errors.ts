@@ -1,3 +1,5 @@
+import { SqlenvError } from '../base/sqlenv-error.js';
+
 /**
  * Typed errors of the language-model layer. Each message says what was wrong and what to do,
  * so a user pointing the SDK at a downloaded model directory can fix the problem without
@@ -10,12 +12,7 @@
  * @example
  * try { await loadModel('missing/'); } catch (e) { if (e instanceof LmError) console.error(e.message); }
  */
-export class LmError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
+export class LmError extends SqlenvError {}
 
 /**
  * A safetensors file is malformed, truncated, or holds a dtype this SDK cannot convert.

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LmError } from './errors.js';
 
 /**
  * Directory of the installed `sqlenv` package (the one holding its package.json), found by
@@ -18,7 +19,7 @@ export function packageRoot(): string {
       if (name === 'sqlenv') return dir;
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('could not find the sqlenv package root above ' + fileURLToPath(import.meta.url));
+    if (parent === dir) throw new LmError('could not find the sqlenv package root above ' + fileURLToPath(import.meta.url));
     dir = parent;
   }
 }

@@ -1,3 +1,5 @@
+import { SqlenvError } from '../base/sqlenv-error.js';
+
 /**
  * The root of the recipes' errors: a recipe's configuration does not fit its environment or data.
  *
@@ -6,9 +8,4 @@
  * try { await createSqlTrainingSetup(config); } catch (e) { if (e instanceof RecipeError) console.error(e.message); else throw e; }
  * ```
  */
-export class RecipeError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+export class RecipeError extends SqlenvError {}

@@ -1,3 +1,5 @@
+import { SqlenvError } from '../base/sqlenv-error.js';
+
 /**
  * A forgiving JSON reader for text written by language models.
  *
@@ -84,7 +86,7 @@ function dedupe(items: string[]): string[] {
   return [...new Set(items)];
 }
 
-class JsonSyntaxError extends Error {}
+class JsonSyntaxError extends SqlenvError {}
 
 const LITERALS: Record<string, unknown> = {
   true: true,

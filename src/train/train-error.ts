@@ -1,3 +1,5 @@
+import { SqlenvError } from '../base/sqlenv-error.js';
+
 /**
  * The root of the trainer's errors: `catch (e) { if (e instanceof TrainError) … }` catches every
  * failure the trainer reports about its configuration, inputs, checkpoints or run.
@@ -11,9 +13,4 @@
  * try { await runTraining(setup); } catch (e) { if (e instanceof TrainError) console.error(e.message); else throw e; }
  * ```
  */
-export class TrainError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+export class TrainError extends SqlenvError {}

@@ -4,6 +4,7 @@
  */
 import type { GeneratedDatabase } from '../populate.js';
 import { primaryKeyOf, type ColumnSpec, type Row, type SqlValue, type TableSpec } from '../schema.js';
+import { DataError } from '../../lib/data-error.js';
 
 /** A table plus its columns grouped by what questions can do with them. */
 export interface TableView {
@@ -64,7 +65,7 @@ export class DbView {
   /** The view of a table by name. */
   table(name: string): TableView {
     const t = this.tables.find((x) => x.name === name);
-    if (!t) throw new Error(`${this.id} has no table ${name}`);
+    if (!t) throw new DataError(`${this.id} has no table ${name}`);
     return t;
   }
 

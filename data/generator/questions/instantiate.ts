@@ -11,6 +11,7 @@ import { normalizeQuestion, sqlInQuestion } from '../../lib/question-lint.js';
 import { stableHash } from '../stable-hash.js';
 import type { DbView } from './db-view.js';
 import type { Difficulty, QuestionDraft, QuestionTemplate } from './template.js';
+import { DataError } from '../../lib/data-error.js';
 
 /** A question whose gold SQL has been run and accepted. */
 export interface AcceptedQuestion {
@@ -75,7 +76,7 @@ export function instantiateTemplates(
     if (used.queries.has(`${view.id}\u0000${draft.query}`)) return 'duplicate query';
     if (used.questions.has(normalizeQuestion(draft.question))) return 'duplicate question';
     const leaks = sqlInQuestion(draft.question);
-    if (leaks.length) throw new Error(`template question contains SQL (${leaks.join(', ')}): ${draft.question}`);
+    if (leaks.length) throw new DataError(`template question contains SQL (${leaks.join(', ')}): ${draft.question}`);
     const rows = run(db, draft.query);
     const bad = goldResultProblem(rows);
     if (bad) return bad;
@@ -89,7 +90,7 @@ export function instantiateTemplates(
 }
 
 /** A template produced SQL that SQLite rejects: a bug in the template, never a data property. */
-export class TemplateSqlError extends Error {
+export class TemplateSqlError extends DataError {
   override readonly name = 'TemplateSqlError';
 }
 

@@ -1,5 +1,6 @@
 import type { SqlDataset } from '../datasets/sql-dataset.js';
 import { tablesInSql } from '../datasets/tables-in-sql.js';
+import { SqlEnvError } from '../sql-env-error.js';
 
 /** What the privileged baseline agents may know about a question: its gold SQL, tables and result. */
 export interface GoldPlan {
@@ -19,7 +20,7 @@ export interface GoldPlan {
  */
 export async function goldPlan(dataset: SqlDataset, questionId: string, dbTables: readonly string[]): Promise<GoldPlan> {
   const question = dataset.question(questionId);
-  if (!question) throw new Error(`the oracle has no question "${questionId}" in ${dataset.name}/${dataset.split}`);
+  if (!question) throw new SqlEnvError(`the oracle has no question "${questionId}" in ${dataset.name}/${dataset.split}`);
   const gold = await dataset.goldResult(question);
   const tables = question.tables && question.tables.length > 0 ? question.tables : tablesInSql(question.goldSql, dbTables);
   return { goldSql: question.goldSql, tables: [...tables], rows: gold.rows };

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SqlEnvError } from '../sql-env-error.js';
 
 /**
  * `<package root>/data/bundled`, found by walking up from this module to the sqlenv
@@ -17,7 +18,7 @@ export function bundledDataDir(): string {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest) && isSqlenvManifest(manifest)) return join(dir, 'data', 'bundled');
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`sqlenv package.json not found above ${fileURLToPath(import.meta.url)}`);
+    if (parent === dir) throw new SqlEnvError(`sqlenv package.json not found above ${fileURLToPath(import.meta.url)}`);
     dir = parent;
   }
 }

@@ -1,3 +1,5 @@
+import { SqlEnvError } from '../sql-env-error.js';
+
 /**
  * The four ways a sandboxed query can fail, as seen by an agent.
  *
@@ -36,7 +38,7 @@ export const SQL_SANDBOX_ERROR_TYPES: readonly SqlSandboxErrorType[] = [
  * }
  * ```
  */
-export class SqlSandboxError extends Error {
+export class SqlSandboxError extends SqlEnvError {
   override readonly name = 'SqlSandboxError';
 
   constructor(

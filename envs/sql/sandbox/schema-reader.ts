@@ -1,6 +1,7 @@
 import { displayCell } from './cells.js';
 import type { SqlCell } from './query-result.js';
 import { openReadOnlyDatabase, type SqliteConnection } from './read-only-connection.js';
+import { SqlEnvError } from '../sql-env-error.js';
 
 /** Sample results kept per reader (table × n × cell cap); each is at most 100 rows. */
 const MAX_CACHED_SAMPLES = 256;
@@ -42,7 +43,7 @@ export interface TableDescription {
  * catch (e) { if (e instanceof UnknownTableError) console.log(e.tables); }
  * ```
  */
-export class UnknownTableError extends Error {
+export class UnknownTableError extends SqlEnvError {
   override readonly name = 'UnknownTableError';
 
   constructor(

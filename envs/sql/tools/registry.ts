@@ -3,6 +3,7 @@ import { DESCRIBE_TOOL } from './describe.js';
 import { QUERY_TOOL } from './query.js';
 import { SAMPLE_TOOL } from './sample.js';
 import type { SqlToolDefinition, SqlToolName, SqlToolSpec } from './tool-spec.js';
+import { SqlEnvError } from '../sql-env-error.js';
 
 /** The four tools with their tolerance knowledge, in the order models should learn them. */
 export const SQL_TOOL_SPECS: readonly SqlToolSpec[] = [DESCRIBE_TOOL, SAMPLE_TOOL, QUERY_TOOL, ANSWER_TOOL];
@@ -31,7 +32,7 @@ export const SQL_TOOL_NAMES: readonly SqlToolName[] = SQL_TOOLS.map((tool) => to
  */
 export function sqlToolSpec(name: SqlToolName): SqlToolSpec {
   const spec = SQL_TOOL_SPECS.find((s) => s.definition.name === name);
-  if (!spec) throw new Error(`unknown SQL tool ${name}`);
+  if (!spec) throw new SqlEnvError(`unknown SQL tool ${name}`);
   return spec;
 }
 

@@ -1,3 +1,5 @@
+import { GymError } from '../gym-error.js';
+
 /**
  * An environment failed one of {@link checkEnv}'s (or PassiveEnvChecker's) checks. `check` names
  * the check (e.g. `'reset-seed-determinism'`); the message says what is wrong and how to fix it.
@@ -7,7 +9,7 @@
  * try { await checkEnv(env); } catch (e) { if (e instanceof EnvCheckError) console.log(e.check); }
  * ```
  */
-export class EnvCheckError extends Error {
+export class EnvCheckError extends GymError {
   constructor(
     readonly check: string,
     problem: string,

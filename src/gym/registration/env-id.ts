@@ -1,4 +1,5 @@
 /** The parts of an environment id `[namespace/]Name[-vN]`. */
+import { GymError } from '../gym-error.js';
 export interface EnvIdParts {
   namespace: string | undefined;
   name: string;
@@ -6,7 +7,7 @@ export interface EnvIdParts {
 }
 
 /** An id that does not follow `[namespace/]Name[-vN]`. */
-export class InvalidEnvIdError extends Error {
+export class InvalidEnvIdError extends GymError {
   constructor(readonly id: string) {
     super(
       `invalid environment id ${JSON.stringify(id)}: ids look like [namespace/]Name[-vN], e.g. 'GuessNumber-v0' or ` +

@@ -7,9 +7,10 @@ import type { AnySpace, JSONSchema } from './space.js';
 import { Text } from './text.js';
 import { ToolCallSpace, type ToolDefinition } from './tool-call.js';
 import { Tuple } from './tuple.js';
+import { GymError } from '../gym-error.js';
 
 /** A JSON Schema that is not the export of one of the built-in spaces. */
-export class SpaceSchemaError extends Error {
+export class SpaceSchemaError extends GymError {
   constructor(message: string) {
     super(`${message}. spaceFromJSONSchema rebuilds only schemas produced by Space.toJSONSchema() (tagged with 'x-space').`);
     this.name = 'SpaceSchemaError';

@@ -1,8 +1,9 @@
 import type { Rng } from '../rng.js';
 import type { JSONSchema } from './space.js';
+import { GymError } from '../gym-error.js';
 
 /** A schema that {@link sampleJsonSchema} cannot generate values for. */
-export class UnsupportedSchemaError extends Error {
+export class UnsupportedSchemaError extends GymError {
   constructor(
     message: string,
     /** JSON Pointer-like path of the offending sub-schema. */

@@ -10,6 +10,7 @@ import { isAutoresetMode, type AutoresetMode } from './autoreset-mode.js';
 import { contiguousBlocks } from './partition.js';
 import { DEFAULT_AUTORESET_MODE, VectorEnv } from './vector-env.js';
 import { WorkerHandle, type WorkerReady } from './worker-handle.js';
+import { GymError } from '../gym-error.js';
 
 /** Options of {@link AsyncVectorEnv}. */
 export interface AsyncVectorEnvOptions {
@@ -182,7 +183,7 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> extends VectorEnv<Obs,
 
   private requireDescription(): WorkerReady {
     if (!this.description) {
-      throw new Error('AsyncVectorEnv: the spaces are known once the workers have built their envs; `await vec.ready()` (or reset()) first');
+      throw new GymError('AsyncVectorEnv: the spaces are known once the workers have built their envs; `await vec.ready()` (or reset()) first');
     }
     return this.description;
   }

@@ -7,13 +7,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { make } from '../registry.js';
 import { SubEnvRunner } from './sub-env-runner.js';
 import { serializeError, type SerializedError, type WorkerHello, type WorkerInit, type WorkerRequest, type WorkerResponse } from './worker-protocol.js';
+import { GymError } from '../gym-error.js';
 
 const port = parentPort;
-if (!port) throw new Error('async-worker.js must run in a worker thread (it is started by AsyncVectorEnv)');
+if (!port) throw new GymError('async-worker.js must run in a worker thread (it is started by AsyncVectorEnv)');
 const init = workerData as WorkerInit;
 
 /** A sub-env's failure, tagged with its global index so the parent can name it. */
-class SubEnvFailure extends Error {
+class SubEnvFailure extends GymError {
   constructor(readonly serialized: SerializedError) {
     super(serialized.message);
   }
@@ -25,7 +26,7 @@ async function start(): Promise<SubEnvRunner[] | undefined> {
       try {
         await import(url);
       } catch (error) {
-        throw new Error(
+        throw new GymError(
           `could not import ${url}: ${(error as Error).message}. Worker threads run compiled JavaScript: ` +
             'pass the URL of a built .js module (run `npm run build` first).',
         );

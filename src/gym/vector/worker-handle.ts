@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { EnvMetadata } from '../env.js';
 import type { JSONSchema } from '../spaces/space.js';
 import type { SerializedError, UnnumberedRequest, WorkerHello, WorkerInit, WorkerRequest, WorkerResponse } from './worker-protocol.js';
+import { GymError } from '../gym-error.js';
 
 /**
  * A sub-env of an AsyncVectorEnv failed: its worker could not build the env, the env threw in a
@@ -13,7 +14,7 @@ import type { SerializedError, UnnumberedRequest, WorkerHello, WorkerInit, Worke
  * try { await vec.step(actions); } catch (e) { if (e instanceof VectorEnvWorkerError) console.log(e.envIndices); }
  * ```
  */
-export class VectorEnvWorkerError extends Error {
+export class VectorEnvWorkerError extends GymError {
   constructor(
     message: string,
     /** The sub-envs affected: the one that threw, or every sub-env of a worker that died. */

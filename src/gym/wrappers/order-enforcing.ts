@@ -1,5 +1,6 @@
 import type { Env, ResetOptions, ResetResult, StepResult } from '../env.js';
 import { Wrapper } from '../wrapper.js';
+import { GymError } from '../gym-error.js';
 
 /**
  * `step()` (or `render()`) was called before `reset()`, or after `close()`, as Gymnasium's
@@ -10,7 +11,7 @@ import { Wrapper } from '../wrapper.js';
  * await make('GuessNumber-v0').step(50); // throws ResetNeeded
  * ```
  */
-export class ResetNeeded extends Error {
+export class ResetNeeded extends GymError {
   constructor(message: string) {
     super(message);
     this.name = 'ResetNeeded';

@@ -1,5 +1,6 @@
 import type { Env, ResetOptions, ResetResult, StepResult } from '../env.js';
 import { Wrapper } from '../wrapper.js';
+import { GymError } from '../gym-error.js';
 
 /** What {@link RecordEpisodeStatistics} puts in `info.episode` at the end of an episode. */
 export interface EpisodeStatistics {
@@ -52,7 +53,7 @@ export class RecordEpisodeStatistics<Obs = unknown, Act = unknown> extends Wrapp
     this.episodeLength++;
     if (!terminated && !truncated) return [obs, reward, terminated, truncated, info];
     const key = this.options.infoKey ?? 'episode';
-    if (key in info) throw new Error(`RecordEpisodeStatistics: info already has a '${key}' key; pass a different infoKey`);
+    if (key in info) throw new GymError(`RecordEpisodeStatistics: info already has a '${key}' key; pass a different infoKey`);
     const stats: EpisodeStatistics = {
       r: this.episodeReturn,
       l: this.episodeLength,

@@ -4,6 +4,7 @@ import type { LanguageModel } from '../model/language-model.js';
 import { buildScoringGraph, buildStepGraph, GRAPH_IO, type BuiltGraph, type GradientTarget } from '../graph/graphs.js';
 import { accumulatorName, nextName, onnxTensor, Runtime, type OnnxHostTensor, type OnnxSession, type OrtTensor, type ProviderChoice } from '../graph/onnx.js';
 import type { FloatTensor } from '../tensor.js';
+import { LmError } from '../errors.js';
 
 /** Options of {@link ModelEngine.create}. */
 export interface EngineOptions {
@@ -126,7 +127,7 @@ export class ModelEngine {
         continue;
       }
       const w = source.adapter?.weights.get(name);
-      if (!w) throw new Error(`the graph expects LoRA weight "${name}" but no matching adapter was given`);
+      if (!w) throw new LmError(`the graph expects LoRA weight "${name}" but no matching adapter was given`);
       host(name, w);
     }
     if (Object.keys(unbound).length > 0) {

@@ -5,6 +5,7 @@ import { modelParameters, projectionShape, type ProjectionName } from '../model/
 import { buildDecoder, lmHead, type DecoderWeights, type LayerCache } from './decoder.js';
 import type { LoraTensors } from './layers.js';
 import { Graph, appendGradientAccumulation, grad, logProbsAndEntropy, tokenLogProbs, type Tensor } from './onnx.js';
+import { LmError } from '../errors.js';
 
 /** Names of the non-weight inputs and outputs of the graphs, shared with the host code feeding them. */
 export const GRAPH_IO = {
@@ -65,7 +66,7 @@ function declareWeights(g: Graph, config: ModelConfig, lora: LoraConfig | undefi
   const weights: DecoderWeights = {
     weight: (name) => {
       const t = tensors.get(name);
-      if (!t) throw new Error(`graph has no weight input "${name}"`);
+      if (!t) throw new LmError(`graph has no weight input "${name}"`);
       return t;
     },
     lora: (layer: number, projection: ProjectionName) => adapters.get(`${layer}:${projection}`),

@@ -1,5 +1,6 @@
 /** Thrown when an op is applied to tensors whose shapes or dtypes do not fit it. */
-export class ShapeError extends Error {
+import { OnnxError } from '../onnx-error.js';
+export class ShapeError extends OnnxError {
   override readonly name = 'ShapeError';
   constructor(
     /** The ONNX op being built. */
@@ -11,6 +12,6 @@ export class ShapeError extends Error {
 }
 
 /** Thrown for misuse of the graph builder (mixing graphs, unknown outputs, missing gradient rules…). */
-export class GraphError extends Error {
+export class GraphError extends OnnxError {
   override readonly name = 'GraphError';
 }

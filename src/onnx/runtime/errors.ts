@@ -1,7 +1,8 @@
 /** Errors of the ONNX runtime layer. */
+import { OnnxError } from '../onnx-error.js';
 
 /** An execution provider could not be loaded; `hint` says how to make it available. */
-export class ProviderUnavailableError extends Error {
+export class ProviderUnavailableError extends OnnxError {
   override readonly name = 'ProviderUnavailableError';
   constructor(
     /** The provider that failed ('cuda', 'webgpu', …). */
@@ -16,6 +17,6 @@ export class ProviderUnavailableError extends Error {
 }
 
 /** A session was used after `close()`, or a run was given feeds that do not match the graph. */
-export class SessionError extends Error {
+export class SessionError extends OnnxError {
   override readonly name = 'SessionError';
 }

@@ -6,8 +6,9 @@ import { parentPort } from 'node:worker_threads';
 import type { HostArray } from '../dtype.js';
 import { OnnxSession } from './session.js';
 import type { FromWorker, ToWorker, WireTensor } from './worker-protocol.js';
+import { OnnxError } from '../onnx-error.js';
 
-if (!parentPort) throw new Error('session-worker must run in a worker thread');
+if (!parentPort) throw new OnnxError('session-worker must run in a worker thread');
 const port = parentPort;
 
 let session: OnnxSession | undefined;

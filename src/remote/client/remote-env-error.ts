@@ -1,3 +1,5 @@
+import { RemoteError } from '../remote-error.js';
+
 /**
  * An error answered by a remote env server (an `error` frame or a non-2xx HTTP answer), or a
  * failure to reach it (`code: 'CONNECTION_ERROR'`).
@@ -9,7 +11,7 @@
  * }
  * ```
  */
-export class RemoteEnvError extends Error {
+export class RemoteEnvError extends RemoteError {
   override readonly name: string = 'RemoteEnvError';
 
   constructor(

@@ -1,6 +1,7 @@
 import type { WireEncoding } from '../protocol/codec.js';
 import { RemoteEnvError } from './remote-env-error.js';
 import type { JsonRpcRequest, JsonRpcResponse, WireResetRequest, WireSchema, WireState, WireStepResult } from '../protocol/messages.js';
+import { RemoteError } from '../remote-error.js';
 
 /**
  * One session with a remote env server, over some transport. Calls are answered in order;
@@ -51,7 +52,7 @@ export function wsUrl(url: string): string {
  */
 export async function fetchSchema(url: string, options: { token?: string } = {}): Promise<WireSchema> {
   const res = await fetch(`${httpBaseUrl(url)}/schema`, { headers: options.token ? { authorization: `Bearer ${options.token}` } : {} });
-  if (!res.ok) throw new Error(`GET /schema answered HTTP ${res.status}: ${await res.text()}`);
+  if (!res.ok) throw new RemoteError(`GET /schema answered HTTP ${res.status}: ${await res.text()}`);
   return (await res.json()) as WireSchema;
 }
 

@@ -1,4 +1,5 @@
 import { Agent, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { RemoteError } from '../remote-error.js';
 
 /** Headers that describe one hop of a connection, not the request (RFC 9110 §7.6.1): never forwarded. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
@@ -7,7 +8,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
 export const FORWARDED_HEADER = 'x-sqlenv-forwarded-by';
 
 /** Why a request could not be forwarded: the peer refused the connection or failed before answering. */
-export class PeerUnreachable extends Error {
+export class PeerUnreachable extends RemoteError {
   override readonly name = 'PeerUnreachable';
 }
 

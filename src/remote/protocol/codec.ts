@@ -1,6 +1,7 @@
 import { Packr } from 'msgpackr';
 import { setEntry } from '../../text/set-entry.js';
 import { ProtocolError } from './error-codes.js';
+import { RemoteError } from '../remote-error.js';
 
 /** How messages are encoded: JSON text or MessagePack bytes. */
 export type WireEncoding = 'json' | 'msgpack';
@@ -38,10 +39,10 @@ export class WireCodec {
         return JSON.parse(text) as unknown;
       }
       const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-      if (bytes.byteLength === 0) throw new Error('empty message');
+      if (bytes.byteLength === 0) throw new RemoteError('empty message');
       const value = this.packr.unpack(bytes) as unknown;
       // msgpackr decodes the reserved byte 0xC1 and unknown extensions to placeholder objects.
-      if (typeof value === 'object' && value !== null && !isPlainContainer(value)) throw new Error('reserved or extension type');
+      if (typeof value === 'object' && value !== null && !isPlainContainer(value)) throw new RemoteError('reserved or extension type');
       return value;
     } catch (err) {
       const what = encoding === 'json' ? 'JSON' : 'MessagePack';

@@ -1,3 +1,5 @@
+import { RemoteError } from '../remote-error.js';
+
 /**
  * The error codes a server answers with. The first seven are OpenEnv's; `PAYLOAD_TOO_LARGE`,
  * `UNAUTHORIZED` and `NOT_FOUND` are this server's additions for limits it enforces that
@@ -52,7 +54,7 @@ export interface ValidationDetail {
  * throw new ProtocolError('SESSION_ERROR', 'call reset before step', { reason: 'reset_needed' });
  * ```
  */
-export class ProtocolError extends Error {
+export class ProtocolError extends RemoteError {
   override readonly name = 'ProtocolError';
 
   constructor(

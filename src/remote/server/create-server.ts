@@ -16,6 +16,7 @@ import type { ServerContext, SessionRouter } from './server-context.js';
 import type { ServerMode } from './server-mode.js';
 import { SessionManager } from './session-manager.js';
 import { WS_CLOSE, WsConnection } from './ws-connection.js';
+import { RemoteError } from '../remote-error.js';
 
 /** Options of {@link createServer}; the backpressure bounds are {@link FlowLimits} (defaults {@link DEFAULT_FLOW_LIMITS}). */
 export interface ServerOptions extends Partial<FlowLimits> {
@@ -135,11 +136,11 @@ export function createServer(options: ServerOptions): EnvServer {
     router: options.router,
     mode: options.mode ?? 'simulation',
     description: () => {
-      if (!description) throw new Error('server not listening yet');
+      if (!description) throw new RemoteError('server not listening yet');
       return description;
     },
     openapi: () => {
-      if (!openapi) throw new Error('server not listening yet');
+      if (!openapi) throw new RemoteError('server not listening yet');
       return openapi;
     },
     isDraining: () => draining,
@@ -188,7 +189,7 @@ export function createServer(options: ServerOptions): EnvServer {
       return address;
     },
     get url() {
-      if (!address) throw new Error('server is not listening; call listen() first');
+      if (!address) throw new RemoteError('server is not listening; call listen() first');
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       return `http://${host}:${address.port}`;
     },

@@ -1,6 +1,7 @@
 import { ProtocolError } from '../protocol/error-codes.js';
 import type { JsonRpcResponse, WireStepResult, WireTool } from '../protocol/messages.js';
 import type { EnvSession } from './env-session.js';
+import { RemoteError } from '../remote-error.js';
 
 /** What a JSON-RPC request can reach: the env's tools and a way to call one. */
 export interface McpTarget {
@@ -96,7 +97,7 @@ export function jsonRpcParseError(message: string): JsonRpcResponse {
   return rpcError(null, PARSE_ERROR, message);
 }
 
-class RpcFailure extends Error {
+class RpcFailure extends RemoteError {
   constructor(
     readonly code: number,
     message: string,

@@ -16,6 +16,7 @@ import { SafetensorsFile } from '../../lm/safetensors/reader.js';
 import { writeSafetensors } from '../../lm/safetensors/writer.js';
 import type { AdamWState } from '../optim/policy-optimizer.js';
 import { fsyncPath, writeFileAtomic } from './durable-fs.js';
+import { TrainError } from '../train-error.js';
 
 /** A float32 tensor as checkpoints store it (structurally the LM layer's tensor type). */
 export interface CheckpointTensor {
@@ -44,7 +45,7 @@ interface Manifest {
 }
 
 /** Thrown when no valid checkpoint can be read (the message lists what was tried). */
-export class CheckpointError extends Error {
+export class CheckpointError extends TrainError {
   constructor(message: string) {
     super(message);
     this.name = 'CheckpointError';

@@ -6,9 +6,10 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { suggestName } from './did-you-mean.js';
 import { TRAIN_CONFIG_SCHEMA, type ConfigSchemaNode, type TrainConfig } from './schema.js';
+import { TrainError } from '../train-error.js';
 
 /** Thrown for an invalid configuration; `problems` lists every issue with its path. */
-export class TrainConfigError extends Error {
+export class TrainConfigError extends TrainError {
   constructor(readonly problems: string[]) {
     super(`invalid training config:\n  - ${problems.join('\n  - ')}`);
     this.name = 'TrainConfigError';

@@ -1,3 +1,5 @@
+import { TrainError } from '../train-error.js';
+
 /**
  * Advantage estimators for group-sampled policy-gradient methods (GRPO and relatives).
  *
@@ -69,7 +71,7 @@ export function standardDeviation(values: readonly number[], kind: StdKind): num
 }
 
 /** Thrown for rewards that cannot be turned into advantages (empty or ragged input, non-finite values). */
-export class AdvantageInputError extends Error {
+export class AdvantageInputError extends TrainError {
   constructor(message: string) {
     super(message);
     this.name = 'AdvantageInputError';

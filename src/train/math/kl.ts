@@ -1,3 +1,5 @@
+import { TrainError } from '../train-error.js';
+
 /**
  * Per-token KL estimators between the policy and a reference (Schulman's k1/k2/k3), evaluated on
  * tokens sampled from the policy, with Δ = log π_θ(token) − log π_ref(token).
@@ -30,7 +32,7 @@ export function klEstimate(delta: number, estimator: KlEstimator): { value: numb
     }
     default: {
       const never: never = estimator;
-      throw new Error(`unknown KL estimator ${String(never)}`);
+      throw new TrainError(`unknown KL estimator ${String(never)}`);
     }
   }
 }

@@ -5,6 +5,7 @@
  * sum of token log-probabilities (see `TrainablePolicy.backward`).
  */
 import { klEstimate, type KlEstimator } from './kl.js';
+import { TrainError } from '../train-error.js';
 
 /**
  * How per-token losses are combined into one number.
@@ -89,7 +90,7 @@ export interface PolicyLossResult {
 }
 
 /** Thrown for inconsistent loss inputs (length mismatch, missing reference log-probs, bad options). */
-export class PolicyLossInputError extends Error {
+export class PolicyLossInputError extends TrainError {
   constructor(message: string) {
     super(message);
     this.name = 'PolicyLossInputError';

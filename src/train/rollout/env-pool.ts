@@ -3,6 +3,7 @@
  * The pool creates them lazily from a factory and closes them all in `close()`.
  */
 import type { Env } from '../../gym/env.js';
+import { TrainError } from '../train-error.js';
 
 /**
  * Environments for one split, grown on demand.
@@ -22,7 +23,7 @@ export class EnvPool<Obs> {
 
   /** At least `n` environments (the first n of the pool). */
   take(n: number): Env<Obs, unknown>[] {
-    if (this.closed) throw new Error('EnvPool is closed');
+    if (this.closed) throw new TrainError('EnvPool is closed');
     while (this.envs.length < n) this.envs.push(this.factory());
     return this.envs.slice(0, n);
   }

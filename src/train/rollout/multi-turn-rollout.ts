@@ -10,6 +10,7 @@ import { parseAssistantReply } from '../../lm/tool-calls.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import type { Episode, TurnRecord } from './episode.js';
 import { promptToolsOf, resetOptionsOf, type EpisodeSpec, type RolloutTask } from './rollout-task.js';
+import { TrainError } from '../train-error.js';
 
 /** Limits and sampling settings of a rollout. */
 export interface RolloutOptions {
@@ -38,7 +39,7 @@ interface Running<Obs> {
 const RESULT_TEXT_LIMIT = 600;
 
 /** Thrown when rollout limits make episodes impossible (e.g. the prompt alone exceeds the token limit). */
-export class RolloutConfigError extends Error {
+export class RolloutConfigError extends TrainError {
   constructor(message: string) {
     super(message);
     this.name = 'RolloutConfigError';

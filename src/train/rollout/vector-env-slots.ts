@@ -8,6 +8,7 @@
 import { Env, type ResetOptions, type ResetResult, type StepResult } from '../../gym/env.js';
 import type { Space } from '../../gym/spaces/space.js';
 import type { VectorEnv } from '../../gym/vector/vector-env.js';
+import { TrainError } from '../train-error.js';
 
 /** Options of {@link VectorEnvSlots}. */
 export interface VectorEnvSlotsOptions {
@@ -22,7 +23,7 @@ export interface VectorEnvSlotsOptions {
 }
 
 /** Thrown when more slots are asked for than the vector env has sub-envs. */
-export class VectorSlotsExhaustedError extends Error {
+export class VectorSlotsExhaustedError extends TrainError {
   constructor(numEnvs: number) {
     super(
       `the vector env has ${numEnvs} sub-envs and all are in use: a rollout runs one episode per sub-env ` +
@@ -64,7 +65,7 @@ export class VectorEnvSlots<Obs, Act = unknown> {
 
   /** The next free slot as an `Env`; throws {@link VectorSlotsExhaustedError} when none is left. */
   take(): Env<Obs, Act> {
-    if (this.closed) throw new Error('VectorEnvSlots is closed');
+    if (this.closed) throw new TrainError('VectorEnvSlots is closed');
     if (this.next >= this.vector.numEnvs) throw new VectorSlotsExhaustedError(this.vector.numEnvs);
     return new VectorSlot(this, this.next++);
   }

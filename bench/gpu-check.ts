@@ -19,7 +19,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Rng } from '../src/gym/rng.js';
+import { Rng } from '../src/base/rng.js';
 import { LoraAdapter, Policy, createTinyModel, loadModel, type GenerationTimings, type LanguageModel, type TinyModelOptions } from '../src/lm/index.js';
 import { Runtime, type ProviderName, type SessionStats } from '../src/onnx/index.js';
 

@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Rng } from '../src/gym/rng.js';
+import { Rng } from '../src/base/rng.js';
 import { Policy, createTinyModel, loadModel, type GenerationTimings, type TinyModelOptions } from '../src/lm/index.js';
-import { packageRoot } from '../src/lm/package-root.js';
+import { packageRoot } from '../src/base/package-root.js';
 import { mdTable, type BenchSection } from './harness.js';
 
 const PYTHON = process.env['SQLENV_TORCH_PYTHON'] ?? '/usr/bin/python3';

@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Rng } from '../src/gym/rng.js';
+import { Rng } from '../src/base/rng.js';
 import {
   Graph, OnnxSession, blockParams, decoderBlock, decoderLM, grad, hostTensor, initDecoderWeights, mlpHidden,
   ropeConstants, softmaxCrossEntropy, type HostTensor, type Tensor,

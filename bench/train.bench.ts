@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import '../envs/sql/index.js';
-import { Rng } from '../src/gym/rng.js';
+import { Rng } from '../src/base/rng.js';
 import { resolveTrainConfig } from '../src/train/config/load-config.js';
 import { computeAdvantages } from '../src/train/math/advantages.js';
 import { policyLoss, type LossSequence } from '../src/train/math/policy-loss.js';

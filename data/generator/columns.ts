@@ -2,7 +2,7 @@
  * Builders for {@link ColumnSpec}s, so a domain reads like a schema:
  * `category('genre', 'genre', ['Rock', 'Jazz'])`, `money('price', 'price', 5, 120)`.
  */
-import type { Rng } from '../../src/gym/rng.js';
+import type { Rng } from '../../src/base/rng.js';
 import { isoDateBetween, roundTo, weightedChoice } from './random-values.js';
 import type { ColumnSpec, RowContext, SqlValue } from './schema.js';
 

@@ -3,7 +3,7 @@
  * its column's generator with one seeded {@link Rng} per table (so changing one table's rules
  * does not reshuffle the others).
  */
-import { Rng } from '../../src/gym/rng.js';
+import { Rng } from '../../src/base/rng.js';
 import { primaryKeyOf, type DomainSpec, type Row, type RowContext, type SqlValue, type TableSpec } from './schema.js';
 import { stableHash } from './stable-hash.js';
 import { DataError } from '../lib/data-error.js';

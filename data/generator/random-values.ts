@@ -2,7 +2,7 @@
  * Small value generators shared by the domains: people, titles, dates, weighted choices.
  * All randomness comes from the caller's {@link Rng}, so a fixed seed fixes every value.
  */
-import type { Rng } from '../../src/gym/rng.js';
+import type { Rng } from '../../src/base/rng.js';
 import { FIRST_NAMES, LAST_NAMES, TITLE_ADJECTIVES, TITLE_NOUNS } from './words.js';
 
 /**

@@ -3,7 +3,7 @@
  * and the natural-language names questions use for them. The question templates read the
  * column roles (category, number, date, name, reference) to know what they can ask about.
  */
-import type { Rng } from '../../src/gym/rng.js';
+import type { Rng } from '../../src/base/rng.js';
 import type { QuestionTemplate } from './questions/template.js';
 import { DataError } from '../lib/data-error.js';
 

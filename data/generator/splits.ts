@@ -10,7 +10,7 @@
  * random stream after the other splits are fixed, so adding it left `eval`, `eval_unseen_db` and
  * `smoke` exactly as they were.
  */
-import { Rng } from '../../src/gym/rng.js';
+import { Rng } from '../../src/base/rng.js';
 import { BUNDLED_SPLITS } from '../lib/spider-layout.js';
 import type { AcceptedQuestion } from './questions/instantiate.js';
 

@@ -26,7 +26,7 @@ import type { SqlDataset } from '../../envs/sql/datasets/sql-dataset.js';
 import type { SqlObservation } from '../../envs/sql/observation/sql-observation.js';
 import type { SqlAction } from '../../envs/sql/sql-env.js';
 import type { Env } from '../../src/gym/env.js';
-import { packageRoot } from '../../src/lm/package-root.js';
+import { packageRoot } from '../../src/base/package-root.js';
 import { loadTrainConfig } from '../../src/train/config/load-config.js';
 import type { TrainConfig } from '../../src/train/config/schema.js';
 import { estimateTrainingMemory, formatBytes } from '../../src/train/diagnostics/memory-estimate.js';

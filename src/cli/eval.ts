@@ -15,7 +15,7 @@ import type { SqlDataset } from '../../envs/sql/datasets/sql-dataset.js';
 import type { AnswerMode } from '../../envs/sql/judge/judge-config.js';
 import { QueryPool } from '../../envs/sql/sandbox/query-pool.js';
 import { SQLEnv } from '../../envs/sql/sql-env.js';
-import { Rng } from '../gym/rng.js';
+import { Rng } from '../base/rng.js';
 import { sampledScores, type SampledScores, type SampleOutcome } from '../train/eval/pass-at-k.js';
 import { parseCommandArgs } from './command-args.js';
 

@@ -1,4 +1,4 @@
-import { Rng, randomSeed } from './rng.js';
+import { Rng, randomSeed } from '../base/rng.js';
 import type { Space } from './spaces/space.js';
 import type { EnvSpec } from './registration/env-spec.js';
 

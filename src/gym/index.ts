@@ -2,7 +2,7 @@
  * The Gymnasium layer: environments, spaces, the registry, wrappers, vector environments and the
  * environment checker, with Gymnasium 1.x semantics and async `reset`/`step`.
  */
-export * from './rng.js';
+export * from '../base/rng.js';
 export * from './env.js';
 export * from './wrapper.js';
 export * from './registry.js';
@@ -12,6 +12,6 @@ export * as spaces from './spaces/index.js';
 export * from './wrappers/index.js';
 export * from './check/env-check-error.js';
 export { checkResetResult, checkStepResult, type CheckWarning } from './check/result-checks.js';
-export * from './worker-script.js';
+export * from '../base/worker-script.js';
 export * from './vector/index.js';
 export * from './check/check-env.js';

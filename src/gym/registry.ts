@@ -1,5 +1,5 @@
 import { Env } from './env.js';
-import { closestMatches } from './registration/edit-distance.js';
+import { closestMatches } from '../base/edit-distance.js';
 import { formatEnvId, parseEnvId } from './registration/env-id.js';
 import type { EnvKwargs, EnvSpec, RegisterOptions } from './registration/env-spec.js';
 import { OrderEnforcing } from './wrappers/order-enforcing.js';

@@ -1,6 +1,6 @@
 import type { EnvMetadata, ResetOptions, ResetResult, StepResult } from './env.js';
 import { Env } from './env.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../base/rng.js';
 import type { EnvSpec } from './registration/env-spec.js';
 import type { Space } from './spaces/space.js';
 

@@ -2,6 +2,7 @@
  * Element types the graph builder supports, with their ONNX `TensorProto.DataType` codes and
  * the JavaScript typed arrays that hold them.
  */
+import { floatToHalfBits } from '../base/half-float.js';
 
 /** An element type of a graph tensor. */
 export type DType = 'float32' | 'float64' | 'float16' | 'int64' | 'int32' | 'bool';
@@ -66,32 +67,6 @@ export function toTypedArray(dtype: DType, values: ArrayLike<number | bigint | b
     case 'bool':
       return Uint8Array.from({ length: n }, (_, i) => (values[i] ? 1 : 0));
     case 'float16':
-      return Uint16Array.from({ length: n }, (_, i) => float32ToFloat16Bits(Number(values[i])));
+      return Uint16Array.from({ length: n }, (_, i) => floatToHalfBits(Number(values[i])));
   }
-}
-
-/** Round a number to IEEE half precision and return its 16 bits (round-to-nearest-even). */
-export function float32ToFloat16Bits(value: number): number {
-  const f32 = new Float32Array([value]);
-  const x = new Uint32Array(f32.buffer)[0]!;
-  const sign = (x >>> 16) & 0x8000;
-  const exp = (x >>> 23) & 0xff;
-  let mant = x & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  let e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    let half = mant >>> shift;
-    const rem = mant & ((1 << shift) - 1);
-    const mid = 1 << (shift - 1);
-    if (rem > mid || (rem === mid && (half & 1))) half++;
-    return sign | half;
-  }
-  let half = (e << 10) | (mant >>> 13);
-  const rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem === 0x1000 && (half & 1))) half++;
-  return sign | half;
 }

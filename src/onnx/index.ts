@@ -4,7 +4,7 @@
  * See docs/onnx.md.
  */
 export type { DType, HostArray } from './dtype.js';
-export { isFloatDType, toTypedArray, float32ToFloat16Bits } from './dtype.js';
+export { isFloatDType, toTypedArray } from './dtype.js';
 export { Graph, type OutputSpec, type ApplyOptions } from './graph/graph.js';
 export { Tensor, type Operand, type TensorKind } from './graph/tensor.js';
 export type { Node, Attr, Attrs, ConstantData } from './graph/node.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../src/gym/rng.js';
+import { Rng } from '../../src/base/rng.js';
 import {
   an, capitalize, humanDate, pluralize, roundThreshold, say, sqlLiteral, threshold, where,
 } from '../../data/generator/questions/phrasing.js';

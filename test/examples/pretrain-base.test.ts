@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PRETRAIN_DEFAULTS, pretrainBase } from '../../examples/grpo-sql/pretrain-base.js';
 import { loadModel } from '../../src/lm/model/language-model.js';
-import { packageRoot } from '../../src/lm/package-root.js';
+import { packageRoot } from '../../src/base/package-root.js';
 import { SafetensorsFile } from '../../src/lm/safetensors/reader.js';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { resolveModelDir } from '../../src/train/policy/create-policy.js';

@@ -14,7 +14,7 @@ import {
   spec,
   type Env,
 } from '../../src/gym/index.js';
-import { closestMatches, editDistance } from '../../src/gym/registration/edit-distance.js';
+import { closestMatches, editDistance } from '../../src/base/edit-distance.js';
 import '../../envs/guess/index.js';
 import { CountingEnv } from './helpers/envs.js';
 

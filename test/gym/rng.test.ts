@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng, deriveSeed } from '../../src/gym/rng.js';
+import { Rng, deriveSeed } from '../../src/base/rng.js';
 
 describe('Rng', () => {
   it('gives the same stream for the same seed and different streams for nearby seeds', () => {

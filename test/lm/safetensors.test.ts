@@ -8,11 +8,10 @@ import {
   SafetensorsFile,
   bf16BitsToFloat,
   floatToBf16Bits,
-  floatToHalfBits,
-  halfBitsToFloat,
   floatTensor,
   writeSafetensors,
 } from '../../src/lm/index.js';
+import { floatToHalfBits, halfBitsToFloat } from '../../src/base/half-float.js';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'lm-st-'));
 

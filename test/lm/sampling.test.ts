@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../src/gym/rng.js';
+import { Rng } from '../../src/base/rng.js';
 import { MASKED, argmax, attentionBias, logSoftmax, packLeft, positionsFromMask, sampleToken } from '../../src/lm/index.js';
 
 describe('sampling', () => {

@@ -154,7 +154,7 @@ describe('tokenizer_config.json of trained tokenizers', () => {
   it('the bundled tiny model declares the same class', async () => {
     const { readFile } = await import('node:fs/promises');
     const { join } = await import('node:path');
-    const { packageRoot } = await import('../../src/lm/package-root.js');
+    const { packageRoot } = await import('../../src/base/package-root.js');
     const config = JSON.parse(await readFile(join(packageRoot(), 'models', 'tiny-sql', 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
     expect(config['tokenizer_class']).toBe('PreTrainedTokenizerFast');
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Policy, SafetensorsFile, createTinyModel, loadModel, type TinyModelOptions } from '../../src/lm/index.js';
-import { packageRoot } from '../../src/lm/package-root.js';
+import { packageRoot } from '../../src/base/package-root.js';
 
 /**
  * Checks log-probs and gradients against scripts/torch_reference.py, an independent PyTorch

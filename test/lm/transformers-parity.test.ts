@@ -12,7 +12,7 @@ import {
   toTokenizerJson,
   trainByteLevelBpe,
 } from '../../src/lm/index.js';
-import { packageRoot } from '../../src/lm/package-root.js';
+import { packageRoot } from '../../src/base/package-root.js';
 import { frameworkPython } from '../python/venv.js';
 import { PARITY_CHATS, parityStrings, type ParityChat } from './parity-corpus.js';
 

@@ -4,7 +4,7 @@
  * partial with (L(x+ε) − L(x−ε)) / 2ε evaluated by the same session.
  */
 import { expect } from 'vitest';
-import { Rng } from '../../src/gym/rng.js';
+import { Rng } from '../../src/base/rng.js';
 import { Graph, OnnxSession, grad, hostTensor, mul, numElements, reduceSum, type HostTensor, type Tensor } from './onnx-api.js';
 
 /** A float64 parameter to differentiate, with its shape and (optional) values. */

@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Graph, OnnxSession, ProtoWriter, Runtime, encodeModel, float32ToFloat16Bits, hostTensor, liveNodes, clip } from './onnx-api.js';
+import { floatToHalfBits as float32ToFloat16Bits } from '../../src/base/half-float.js';
+import { Graph, OnnxSession, ProtoWriter, Runtime, encodeModel, hostTensor, liveNodes, clip } from './onnx-api.js';
 
 const bytes = (w: ProtoWriter): number[] => [...w.finish()];
 

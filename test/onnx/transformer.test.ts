@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../src/gym/rng.js';
+import { Rng } from '../../src/base/rng.js';
 import { finiteDifferenceCheck } from './gradcheck.js';
 import { Graph, Runtime, TrainStep, adamw, decoderLM, hostTensor, initDecoderWeights, softmaxCrossEntropy } from './onnx-api.js';
 

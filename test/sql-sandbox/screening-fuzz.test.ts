@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Rng } from '../../src/gym/rng.js';
+import { Rng } from '../../src/base/rng.js';
 import { checkReadOnlySql, openReadOnlyDatabase, type SqliteConnection } from '../../envs/sql/sandbox/index.js';
 import { buildConcertDb, hashTree, scratchDir } from './fixtures.js';
 import { hostileCorpus } from './hostile-statements.js';

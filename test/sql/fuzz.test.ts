@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../src/gym/rng.js';
+import { Rng } from '../../src/base/rng.js';
 import { SQL_ERROR_TYPES, SQLEnv } from '../../envs/sql/index.js';
 import { useFixtureEnv } from './fixture-env.js';
 import { PATHOLOGICAL_ACTIONS } from './pathological-actions.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyOverrides, configDocsTable, parseConfigText, resolveTrainConfig, TrainConfigError } from '../../src/train/config/load-config.js';
-import { editDistance, suggestName } from '../../src/train/config/did-you-mean.js';
+import { editDistance } from '../../src/base/edit-distance.js';
+import { suggestName } from '../../src/train/config/did-you-mean.js';
 
 describe('did-you-mean', () => {
   it('computes edit distances and suggests close names', () => {

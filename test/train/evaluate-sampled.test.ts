@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Env, type ResetOptions, type ResetResult, type StepResult } from '../../src/gym/env.js';
-import { Rng } from '../../src/gym/rng.js';
+import { Rng } from '../../src/base/rng.js';
 import { Discrete } from '../../src/gym/spaces/discrete.js';
 import { Text } from '../../src/gym/spaces/text.js';
 import { evaluateSampled, finalAnswerOf } from '../../src/train/eval/evaluate-policy.js';

@@ -5,8 +5,8 @@
  * the per-component reward std.
  */
 import { describe, expect, it } from 'vitest';
-import type { Rng as RngType } from '../../src/gym/rng.js';
-import { Rng } from '../../src/gym/rng.js';
+import type { Rng as RngType } from '../../src/base/rng.js';
+import { Rng } from '../../src/base/rng.js';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { grpoStep, type GrpoStepResult } from '../../src/train/grpo/grpo-step.js';
 import { completionTokenBudget } from '../../src/train/grpo/grpo-update.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { klEstimate } from '../../src/train/math/kl.js';
 import { policyLoss, PolicyLossInputError, sftLoss, type LossSequence, type PolicyLossOptions } from '../../src/train/math/policy-loss.js';
-import { Rng } from '../../src/gym/rng.js';
+import { Rng } from '../../src/base/rng.js';
 
 const ln = Math.log;
 

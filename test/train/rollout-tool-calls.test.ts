@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { SQLEnv } from '../../envs/sql/index.js';
 import { Env, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../src/gym/env.js';
-import { Rng } from '../../src/gym/rng.js';
+import { Rng } from '../../src/base/rng.js';
 import { Discrete } from '../../src/gym/spaces/discrete.js';
 import { Text } from '../../src/gym/spaces/text.js';
 import { episodeMetrics } from '../../src/train/metrics/episode-metrics.js';

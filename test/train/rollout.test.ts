@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Env } from '../../src/gym/env.js';
-import { Rng } from '../../src/gym/rng.js';
+import { Rng } from '../../src/base/rng.js';
 import { createServer, RemoteEnv, silentLogger } from '../../src/remote/index.js';
 import { actionFromText, rolloutEpisodes } from '../../src/train/rollout/multi-turn-rollout.js';
 import { EnvPool } from '../../src/train/rollout/env-pool.js';

@@ -7,7 +7,7 @@ import '../../envs/sql/index.js';
 import { readSplit, bundledRoot } from '../../data/lib/spider-layout.js';
 import type { Env } from '../../src/gym/env.js';
 import { make } from '../../src/gym/registry.js';
-import { Rng } from '../../src/gym/rng.js';
+import { Rng } from '../../src/base/rng.js';
 import { makeVec } from '../../src/gym/vector/make-vec.js';
 import type { VectorEnv } from '../../src/gym/vector/vector-env.js';
 import type { Episode } from '../../src/train/rollout/episode.js';

@@ -5,7 +5,7 @@
  * databases as wanted — for a validation split of unseen databases and for pre-training corpora
  * in which no schema repeats often enough to be memorised.
  */
-import { Rng } from '../../../src/gym/rng.js';
+import { Rng } from '../../../src/base/rng.js';
 import { key, ref } from '../columns.js';
 import type { ColumnSpec, DomainSpec, TableSpec } from '../schema.js';
 import { stableHash } from '../stable-hash.js';

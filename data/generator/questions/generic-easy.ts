@@ -2,7 +2,7 @@
  * Easy templates (Spider's easiest tier): one table, at most a filter or two, a count, an
  * aggregate or a short list. They work on any domain through the column roles.
  */
-import type { Rng } from '../../../src/gym/rng.js';
+import type { Rng } from '../../../src/base/rng.js';
 import type { ColumnSpec } from '../schema.js';
 import type { DbView, TableView } from './db-view.js';
 import {

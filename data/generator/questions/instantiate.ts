@@ -5,7 +5,7 @@
  * repeats one already kept.
  */
 import type Database from 'better-sqlite3';
-import { Rng } from '../../../src/gym/rng.js';
+import { Rng } from '../../../src/base/rng.js';
 import { goldResultProblem } from '../../lib/gold-quality.js';
 import { normalizeQuestion, sqlInQuestion } from '../../lib/question-lint.js';
 import { stableHash } from '../stable-hash.js';

@@ -3,7 +3,7 @@
  * question ("$45.50", "March 4, 2021", "\"Blue Harbor\""), how a filter reads ("whose genre is
  * Jazz"), and how thresholds are rounded so that questions quote numbers a person would pick.
  */
-import type { Rng } from '../../../src/gym/rng.js';
+import type { Rng } from '../../../src/base/rng.js';
 import type { ColumnSpec, SqlValue } from '../schema.js';
 import { MONTHS } from '../words.js';
 import type { TableView } from './db-view.js';

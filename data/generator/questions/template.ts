@@ -3,7 +3,7 @@
  * database (through a {@link DbView}) and proposes drafts; the instantiator runs each draft's
  * gold SQL and keeps only the ones whose answers pass the quality gates.
  */
-import type { Rng } from '../../../src/gym/rng.js';
+import type { Rng } from '../../../src/base/rng.js';
 import type { DbView } from './db-view.js';
 
 /** Spider's difficulty tiers. */

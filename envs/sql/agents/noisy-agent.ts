@@ -1,5 +1,5 @@
 import type { Info } from '../../../src/gym/env.js';
-import { Rng } from '../../../src/gym/rng.js';
+import { Rng } from '../../../src/base/rng.js';
 import type { ToolCall } from '../../../src/gym/spaces/tool-call.js';
 import type { SqlDataset } from '../datasets/sql-dataset.js';
 import type { SqlObservation } from '../observation/sql-observation.js';

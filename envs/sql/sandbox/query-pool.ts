@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
-import { workerScriptPath } from '../../../src/gym/worker-script.js';
+import { workerScriptPath } from '../../../src/base/worker-script.js';
 import { SqlSandboxError } from './errors.js';
 import { DEFAULT_QUERY_LIMITS, resolveQueryLimits, type QueryLimits } from './limits.js';
 import type { QueryResult } from './query-result.js';

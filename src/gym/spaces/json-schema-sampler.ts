@@ -1,4 +1,4 @@
-import type { Rng } from '../rng.js';
+import type { Rng } from '../../base/rng.js';
 import type { JSONSchema } from './space.js';
 import { GymError } from '../gym-error.js';
 

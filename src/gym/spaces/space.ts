@@ -1,4 +1,4 @@
-import { Rng, randomSeed } from '../rng.js';
+import { Rng, randomSeed } from '../../base/rng.js';
 
 /** A JSON Schema object, as exported by {@link Space.toJSONSchema}. */
 export type JSONSchema = { [key: string]: unknown };

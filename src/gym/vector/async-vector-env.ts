@@ -5,7 +5,7 @@ import type { EnvMetadata, Info, ResetOptions } from '../env.js';
 import type { EnvKwargs, MakeOptions } from '../registry.js';
 import { spaceFromJSONSchema } from '../spaces/from-json-schema.js';
 import type { Space } from '../spaces/space.js';
-import { workerScriptPath } from '../worker-script.js';
+import { workerScriptPath } from '../../base/worker-script.js';
 import { isAutoresetMode, type AutoresetMode } from './autoreset-mode.js';
 import { contiguousBlocks } from './partition.js';
 import { DEFAULT_AUTORESET_MODE, VectorEnv } from './vector-env.js';

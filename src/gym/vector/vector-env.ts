@@ -1,5 +1,5 @@
 import type { EnvMetadata, Info, ResetOptions } from '../env.js';
-import { deriveSeed } from '../rng.js';
+import { deriveSeed } from '../../base/rng.js';
 import type { Space } from '../spaces/space.js';
 import { Tuple } from '../spaces/tuple.js';
 import { AutoresetMode } from './autoreset-mode.js';

@@ -1,4 +1,4 @@
-import { Rng } from '../../gym/rng.js';
+import { Rng } from '../../base/rng.js';
 import { GRAPH_IO } from '../graph/graphs.js';
 import { onnxTensor, type OnnxHostTensor, type OrtTensor } from '../graph/onnx.js';
 import { attentionBias, checkTokenIds, packLeft, positionsFromMask, type RopeCache } from './batch.js';

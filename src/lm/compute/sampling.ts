@@ -1,4 +1,4 @@
-import type { Rng } from '../../gym/rng.js';
+import type { Rng } from '../../base/rng.js';
 
 /** How the next token is chosen from the model's distribution. */
 export interface SamplingOptions {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Rng } from '../../gym/rng.js';
+import { Rng } from '../../base/rng.js';
 import { LoraError } from '../errors.js';
 import type { ModelConfig } from '../model/config.js';
 import { PROJECTIONS, projectionShape, type ProjectionName } from '../model/parameters.js';

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toHfConfig, type ModelArch, type ModelConfig, type RopeScaling } from '../model/config.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../../base/package-root.js';
 import { writeSafetensors } from '../safetensors/writer.js';
 import type { FloatDtype } from '../safetensors/dtype.js';
 import { CHAT_ADDED_TOKENS, toTokenizerConfig, toTokenizerJson, trainByteLevelBpe } from '../tokenizer/bpe-trainer.js';

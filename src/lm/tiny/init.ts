@@ -1,4 +1,4 @@
-import { Rng } from '../../gym/rng.js';
+import { Rng } from '../../base/rng.js';
 import type { ModelConfig } from '../model/config.js';
 import { modelParameters } from '../model/parameters.js';
 import { elementCount, floatTensor, type FloatTensor } from '../tensor.js';

@@ -3,7 +3,7 @@
  * event loop, and parameters and optimizer state stay resident in the worker between steps.
  */
 import type { Worker } from 'node:worker_threads';
-import { workerScriptPath } from '../../gym/worker-script.js';
+import { workerScriptPath } from '../../base/worker-script.js';
 import type { HostArray } from '../dtype.js';
 import { encodeModel } from '../proto/model.js';
 import { SessionError } from '../runtime/errors.js';

@@ -3,7 +3,7 @@
  * onnxruntime computes. Feeds are copied to the worker; outputs are transferred back (no copy).
  */
 import type { Worker } from 'node:worker_threads';
-import { workerScriptPath } from '../../gym/worker-script.js';
+import { workerScriptPath } from '../../base/worker-script.js';
 import type { Graph } from '../graph/graph.js';
 import { encodeModel } from '../proto/model.js';
 import { SessionError } from './errors.js';

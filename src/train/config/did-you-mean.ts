@@ -1,26 +1,5 @@
 /** "Did you mean …?" suggestions for mistyped option names. */
-
-/**
- * Levenshtein edit distance (insertions, deletions, substitutions, all cost 1).
- *
- * @example
- * ```ts
- * editDistance('numGeneration', 'numGenerations'); // 1
- * ```
- */
-export function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return prev[b.length]!;
-}
+import { editDistance } from '../../base/edit-distance.js';
 
 /**
  * The candidate closest to `name`, compared case-insensitively and ignoring `_`/`-` (so

@@ -2,7 +2,7 @@
  * Held-out evaluation: greedy rollouts over the first N questions of a split, and sampled
  * rollouts (K per question) for pass@K and majority vote.
  */
-import type { Rng } from '../../gym/rng.js';
+import type { Rng } from '../../base/rng.js';
 import { episodeReward } from '../math/advantages.js';
 import { episodeMetrics } from '../metrics/episode-metrics.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';

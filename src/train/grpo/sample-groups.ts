@@ -2,7 +2,7 @@
  * The sampling phase of a GRPO step: K episodes for each of B questions, with zero-variance
  * groups kept, dropped, or replaced by fresh ones (dynamic sampling).
  */
-import type { Rng } from '../../gym/rng.js';
+import type { Rng } from '../../base/rng.js';
 import type { TrainConfig } from '../config/schema.js';
 import { episodeReward, isZeroVarianceGroup } from '../math/advantages.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';

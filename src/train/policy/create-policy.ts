@@ -9,7 +9,7 @@ import { Policy } from '../../lm/compute/policy.js';
 import { LoraAdapter } from '../../lm/lora/adapter.js';
 import { loadModel, type LanguageModel } from '../../lm/model/language-model.js';
 import { PROJECTIONS, type ProjectionName } from '../../lm/model/parameters.js';
-import { packageRoot } from '../../lm/package-root.js';
+import { packageRoot } from '../../base/package-root.js';
 import { createTinyModel, type TinyModelOptions } from '../../lm/tiny/create.js';
 import type { TrainConfig } from '../config/schema.js';
 import { TrainError } from '../train-error.js';

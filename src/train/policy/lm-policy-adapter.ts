@@ -5,7 +5,7 @@
  * chat codec. Both layers index log-probs by token
  * (entry t scores token t, entry 0 is 0), so scores and weights pass through unshifted.
  */
-import type { Rng } from '../../gym/rng.js';
+import type { Rng } from '../../base/rng.js';
 import type { Policy } from '../../lm/compute/policy.js';
 import type { PolicyTrainer } from '../../lm/compute/policy-trainer.js';
 import { LanguageModel } from '../../lm/model/language-model.js';

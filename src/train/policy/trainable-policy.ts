@@ -5,7 +5,7 @@
  * hands back ∂loss/∂logprob per token). The language-model layer fulfils this for ONNX
  * transformers; tests fulfil it with a small exact model.
  */
-import type { Rng } from '../../gym/rng.js';
+import type { Rng } from '../../base/rng.js';
 import type { AdamWOptions, PolicyOptimizer } from '../optim/policy-optimizer.js';
 
 /** One chat message, in the role/content shape chat templates take. */

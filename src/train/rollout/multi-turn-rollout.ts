@@ -5,7 +5,7 @@
  * are still running.
  */
 import type { Env, Info } from '../../gym/env.js';
-import type { Rng } from '../../gym/rng.js';
+import type { Rng } from '../../base/rng.js';
 import { parseAssistantReply } from '../../lm/tool-calls.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import type { Episode, TurnRecord } from './episode.js';

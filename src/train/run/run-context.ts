@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Rng } from '../../gym/rng.js';
+import { Rng } from '../../base/rng.js';
 import { SafetensorsFile } from '../../lm/safetensors/reader.js';
 import { writeSafetensors } from '../../lm/safetensors/writer.js';
 import { CheckpointStore, type CheckpointTensor } from '../checkpoint/checkpoint-store.js';

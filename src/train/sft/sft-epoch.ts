@@ -1,7 +1,7 @@
 /**
  * Supervised warm-up steps: cross-entropy on the assistant tokens of scripted trajectories.
  */
-import type { Rng } from '../../gym/rng.js';
+import type { Rng } from '../../base/rng.js';
 import { sftLoss } from '../math/policy-loss.js';
 import type { PolicyOptimizer } from '../optim/policy-optimizer.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GymError } from './gym-error.js';
+import { packageRoot } from './package-root.js';
+import { SqlenvError } from './sqlenv-error.js';
 
 /**
  * The path of a compiled JavaScript entry point for a worker thread or child process.
@@ -21,21 +22,11 @@ export function workerScriptPath(callerUrl: string, relativeJs: string): string 
   const callerDir = dirname(fileURLToPath(callerUrl));
   const beside = resolve(callerDir, relativeJs);
   if (existsSync(beside)) return beside;
-  const root = packageRoot(callerDir);
+  const root = packageRoot();
   const compiled = join(root, 'dist', relative(root, beside));
   if (existsSync(compiled)) return compiled;
-  throw new GymError(
+  throw new SqlenvError(
     `worker script ${relativeJs} not found beside ${callerDir} nor at ${compiled}. ` +
       'Run `npm run build` first: worker threads and child processes run the compiled JavaScript.',
   );
-}
-
-function packageRoot(start: string): string {
-  let dir = start;
-  for (;;) {
-    if (existsSync(join(dir, 'package.json')) && !dir.endsWith('dist')) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) throw new GymError(`no package.json above ${start}`);
-    dir = parent;
-  }
 }

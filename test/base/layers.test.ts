@@ -1,0 +1,43 @@
+/**
+ * The foundation layer (src/base) imports nothing of the project, and the Gymnasium layer
+ * imports nothing but it: the layers the rest of the house stands on stay dependency-free.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await sourceFiles(path)));
+    else if (entry.name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** Project files (relative to the root) that the files under `dir` import, by importer. */
+async function projectImports(dir: string): Promise<[string, string][]> {
+  const out: [string, string][] = [];
+  for (const file of await sourceFiles(join(root, dir))) {
+    const text = await readFile(file, 'utf8');
+    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+      out.push([relative(root, file), relative(root, resolve(dirname(file), m[1]!))]);
+    }
+  }
+  return out;
+}
+
+describe('layering', () => {
+  it('src/base imports only src/base', async () => {
+    const outside = (await projectImports('src/base')).filter(([, target]) => !target.startsWith('src/base/'));
+    expect(outside).toEqual([]);
+  });
+
+  it('src/gym imports only src/gym and src/base', async () => {
+    const outside = (await projectImports('src/gym')).filter(([, target]) => !target.startsWith('src/gym/') && !target.startsWith('src/base/'));
+    expect(outside).toEqual([]);
+  });
+});

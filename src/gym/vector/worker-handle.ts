@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { EnvMetadata } from '../env.js';
 import type { JSONSchema } from '../spaces/space.js';
+import { PendingCalls } from '../../base/pending-calls.js';
 import type { SerializedError, UnnumberedRequest, WorkerHello, WorkerInit, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 import { GymError } from '../gym-error.js';
 
@@ -33,8 +34,6 @@ export interface WorkerReady {
   metadata: EnvMetadata;
 }
 
-type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout | undefined; type: string };
-
 /** Time a worker gets to finish `close()` before it is terminated. */
 const CLOSE_GRACE_MS = 5_000;
 
@@ -48,8 +47,7 @@ export class WorkerHandle {
   /** Resolves when the worker has built its envs; rejects if it could not. */
   readonly ready: Promise<WorkerReady>;
   private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 0;
+  private readonly calls = new PendingCalls<unknown>();
   private failure: VectorEnvWorkerError | undefined;
   private closing: Promise<void> | undefined;
   private resolveReady!: (ready: WorkerReady) => void;
@@ -86,15 +84,11 @@ export class WorkerHandle {
     await this.ready;
     if (this.failure) throw this.failure;
     if (this.closing) throw this.error(`${this.label()} closed`);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer =
-        this.timeoutMs === undefined
-          ? undefined
-          : setTimeout(() => this.fail('timed out', `${request.type}() did not answer within ${this.timeoutMs} ms; the worker was terminated`), this.timeoutMs);
-      this.pending.set(id, { resolve, reject, timer, type: request.type });
-      this.worker.postMessage({ ...request, id } as WorkerRequest);
-    });
+    const timeout =
+      this.timeoutMs === undefined
+        ? undefined
+        : { ms: this.timeoutMs, onTimeout: () => this.fail('timed out', `${request.type}() did not answer within ${this.timeoutMs} ms; the worker was terminated`) };
+    return this.calls.call(request.type, (id) => this.worker.postMessage({ ...request, id } as WorkerRequest), timeout);
   }
 
   /** Whether the worker thread is still running (false once it has exited or been terminated). */
@@ -110,13 +104,13 @@ export class WorkerHandle {
 
   private async shutDown(): Promise<void> {
     if (!this.failure) {
-      const id = this.nextId++;
-      const closed = new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, CLOSE_GRACE_MS);
-        this.pending.set(id, { resolve: () => resolve(), reject: () => resolve(), timer, type: 'close' });
+      // The worker gets CLOSE_GRACE_MS to close its envs; an answer, an error or the grace ends the wait.
+      let closeId = -1;
+      const closed = this.calls.call('close', (id) => this.worker.postMessage({ type: 'close', id: (closeId = id) } satisfies WorkerRequest), {
+        ms: CLOSE_GRACE_MS,
+        onTimeout: () => this.calls.resolve(closeId, undefined),
       });
-      this.worker.postMessage({ type: 'close', id } satisfies WorkerRequest);
-      await closed;
+      await closed.catch(() => undefined);
     }
     this.rejectAll(this.error(`${this.label()} closed`));
     await this.worker.terminate();
@@ -132,18 +126,12 @@ export class WorkerHandle {
       this.fail('could not be built', describe(message.error), message.error.stack, message.error.envIndex);
       return;
     }
-    const pending = this.pending.get(message.id);
-    if (!pending) return;
-    this.pending.delete(message.id);
-    clearTimeout(pending.timer);
     if (message.ok) {
-      pending.resolve(message.value);
+      this.calls.resolve(message.id, message.value);
       return;
     }
     const { envIndex } = message.error;
-    pending.reject(
-      this.error(`${this.label(envIndex)} threw in ${pending.type}(): ${describe(message.error)}`, message.error.stack, envIndex),
-    );
+    this.calls.reject(message.id, (type) => this.error(`${this.label(envIndex)} threw in ${type}(): ${describe(message.error)}`, message.error.stack, envIndex));
   }
 
   private fail(what: string, detail: string, stack?: string, envIndex?: number): void {
@@ -155,11 +143,7 @@ export class WorkerHandle {
   }
 
   private rejectAll(error: Error): void {
-    for (const [id, pending] of this.pending) {
-      clearTimeout(pending.timer);
-      pending.reject(error);
-      this.pending.delete(id);
-    }
+    this.calls.rejectAll(error);
   }
 
   /** `sub-env 3 (Id-v0)` for one env, `sub-envs 0, 1, 2 (Id-v0)` for a whole worker. */

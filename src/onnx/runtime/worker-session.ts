@@ -3,6 +3,7 @@
  * onnxruntime computes. Feeds are copied to the worker; outputs are transferred back (no copy).
  */
 import type { Worker } from 'node:worker_threads';
+import { PendingCalls } from '../../base/pending-calls.js';
 import { workerScriptPath } from '../../base/worker-script.js';
 import type { Graph } from '../graph/graph.js';
 import { encodeModel } from '../proto/model.js';
@@ -29,8 +30,7 @@ export interface WorkerSessionOptions {
  * ```
  */
 export class WorkerSession {
-  private readonly pending = new Map<number, { resolve: (o: Record<string, HostTensor>) => void; reject: (e: Error) => void }>();
-  private nextId = 0;
+  private readonly calls = new PendingCalls<Record<string, HostTensor>>();
   private closed = false;
   /** Milliseconds spent inside `session.run` in the worker (the rest of a call is messaging). */
   runMs = 0;
@@ -56,13 +56,8 @@ export class WorkerSession {
   /** Run in the worker; resolves with host tensors. */
   run(feeds: Readonly<Record<string, HostTensor>>, outputs?: readonly string[]): Promise<Record<string, HostTensor>> {
     if (this.closed) return Promise.reject(new SessionError('worker session used after close()'));
-    const id = this.nextId++;
     const wire = toWireTensors(feeds);
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      const msg: ToWorker = { kind: 'run', id, feeds: wire, ...(outputs ? { outputs } : {}) };
-      this.worker.postMessage(msg);
-    });
+    return this.calls.call('run', (id) => this.worker.postMessage({ kind: 'run', id, feeds: wire, ...(outputs ? { outputs } : {}) } satisfies ToWorker));
   }
 
   /** Release the session and stop the worker (idempotent). */
@@ -77,16 +72,13 @@ export class WorkerSession {
   private onMessage(msg: FromWorker): void {
     if (msg.kind === 'result') {
       this.runMs += msg.runMs;
-      this.pending.get(msg.id)?.resolve(msg.outputs);
-      this.pending.delete(msg.id);
+      this.calls.resolve(msg.id, msg.outputs);
     } else if (msg.kind === 'error' && msg.id !== undefined) {
-      this.pending.get(msg.id)?.reject(new SessionError(`${msg.name}: ${msg.message}`));
-      this.pending.delete(msg.id);
+      this.calls.reject(msg.id, () => new SessionError(`${msg.name}: ${msg.message}`));
     }
   }
 
   private failAll(e: Error): void {
-    for (const p of this.pending.values()) p.reject(e);
-    this.pending.clear();
+    this.calls.rejectAll(e);
   }
 }

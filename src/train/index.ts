@@ -1,54 +1,76 @@
 /**
- * The trainer: GRPO and its relatives for multi-turn tool-using agents — rollouts, advantage
- * estimators, clipped losses with KL, SFT warm-up, diagnostics, config, metrics, checkpoints
- * and the dashboard. See docs/train.md.
+ * `sqlenv/train`: GRPO and its relatives for multi-turn tool-using agents. The curated public
+ * API, grouped by what a user does with it; docs/api.md lists every name (a test holds the two
+ * equal). Internals (the run's phases, trace records, file helpers…) are imported by path inside
+ * the project and are not promised.
  */
-export * from './math/advantages.js';
-export * from './math/turn-advantages.js';
-export * from './math/kl.js';
-export * from './math/policy-loss.js';
-export * from './optim/policy-optimizer.js';
-export * from './optim/lr-schedule.js';
-export * from './diagnostics/alarms.js';
-export * from './diagnostics/dead-groups.js';
-export * from './diagnostics/finite-guard.js';
-export * from './diagnostics/format-check.js';
-export * from './diagnostics/memory-estimate.js';
-export * from './config/schema.js';
-export * from './config/load-config.js';
-export * from './config/did-you-mean.js';
-export * from './policy/trainable-policy.js';
-export * from './policy/template-chat-codec.js';
-export * from './policy/lm-policy-adapter.js';
-export * from './policy/create-policy.js';
-export * from './rollout/rollout-task.js';
-export * from './rollout/episode.js';
-export * from './rollout/env-pool.js';
-export * from './rollout/multi-turn-rollout.js';
-export * from './sft/oracle-trajectories.js';
-export * from './sft/sft-epoch.js';
-export * from './grpo/sample-groups.js';
-export * from './grpo/credit-assignment.js';
-export * from './grpo/step-metrics.js';
-export * from './grpo/grpo-update.js';
-export * from './grpo/grpo-step.js';
-export * from './grpo/policy-update.js';
-export * from './eval/evaluate-policy.js';
-export * from './metrics/metric-fields.js';
-export * from './metrics/metrics-log.js';
-export * from './metrics/episode-metrics.js';
-export * from './metrics/progress-line.js';
-export * from './checkpoint/checkpoint-store.js';
-export * from './checkpoint/durable-fs.js';
-export * from './dashboard/line-chart-svg.js';
-export * from './dashboard/chart-specs.js';
-export * from './dashboard/dashboard-page.js';
-export * from './dashboard/dashboard-server.js';
-export * from './run/run-context.js';
-export * from './run/evaluate-phase.js';
-export * from './run/format-check-phase.js';
-export * from './run/sft-phase.js';
-export * from './run/grpo-phase.js';
-export * from './run/traces.js';
-export * from './training-run.js';
-export * from './train-error.js';
+
+// Running training: a whole run, its setup and results, and the configured policy.
+export { runTraining, readRunMetrics, type TrainingSetup, type TrainingSummary, type SplitSuccess } from './training-run.js';
+export { createTrainablePolicy, resolveModelDir, ensureTinyModel, type ConfiguredPolicy } from './policy/create-policy.js';
+export { TrainError } from './train-error.js';
+
+// Configuration.
+export { resolveTrainConfig, loadTrainConfig, parseConfigText, applyOverrides, TrainConfigError } from './config/load-config.js';
+export { TRAIN_CONFIG_SCHEMA, type TrainConfig, type TrainMode, type CreditAssignment, type TurnBaseline, type ZeroVarianceMode } from './config/schema.js';
+
+// Connecting an environment and a model: the task, scripted agents, the policy interface.
+export { type RolloutTask, type EpisodeSpec } from './rollout/rollout-task.js';
+export { type ScriptedAgent, type SftSequence, agentTrajectory } from './sft/oracle-trajectories.js';
+export {
+  type TrainablePolicy,
+  type ParameterValue,
+  type TokenScores,
+  type ChatCodec,
+  type PolicyChatMessage,
+  type PolicyTool,
+  type GenerateRequest,
+  type GenerateResult,
+} from './policy/trainable-policy.js';
+export { LmTrainablePolicy } from './policy/lm-policy-adapter.js';
+export { TemplateChatCodec } from './policy/template-chat-codec.js';
+
+// The loop's pieces, for custom loops: rollouts, one GRPO step and its phases, SFT, evaluation.
+export { rolloutEpisodes, RolloutConfigError, type RolloutOptions, type EpisodeJob } from './rollout/multi-turn-rollout.js';
+export { type Episode, type TurnRecord } from './rollout/episode.js';
+export { EnvPool } from './rollout/env-pool.js';
+export { VectorEnvSlots, VectorSlotsExhaustedError, type VectorEnvSlotsOptions } from './rollout/vector-env-slots.js';
+export { grpoStep, type GrpoStepContext, type GrpoStepResult } from './grpo/grpo-step.js';
+export { sampleGroups, type SamplingContext, type SampledGroups, type Group } from './grpo/sample-groups.js';
+export { assignCredit, type EpisodeCredit, type ScoredEpisode } from './grpo/credit-assignment.js';
+export { grpoUpdate, completionTokenBudget, type GrpoUpdateResult } from './grpo/grpo-update.js';
+export { sftStep, type SftStepResult } from './sft/sft-epoch.js';
+export { evaluatePolicy, type EvaluationResult } from './eval/evaluate-policy.js';
+
+// The math: advantages, losses, KL — pure functions with their exact derivatives.
+export {
+  computeAdvantages,
+  episodeReward,
+  isZeroVarianceGroup,
+  AdvantageInputError,
+  type AdvantageEstimator,
+  type AdvantageOptions,
+  type AdvantageScale,
+  type StdKind,
+  type EpisodeRewardMode,
+} from './math/advantages.js';
+export { turnAdvantages, type TurnCreditOptions } from './math/turn-advantages.js';
+export { policyLoss, sftLoss, PolicyLossInputError, type LossSequence, type PolicyLossOptions, type PolicyLossMetrics, type PolicyLossResult, type LossAggregation, type ImportanceLevel } from './math/policy-loss.js';
+export { klEstimate, type KlEstimator } from './math/kl.js';
+
+// Optimisation.
+export type { PolicyOptimizer, AdamWOptions, AdamWState, OptimizerStepReport } from './optim/policy-optimizer.js';
+export { learningRateAt, type LrScheduleOptions, type LrDecay } from './optim/lr-schedule.js';
+
+// Diagnostics.
+export { AlarmMonitor, type AlarmKind, type AlarmThresholds, type AlarmStepInput, type TrainingAlarm } from './diagnostics/alarms.js';
+export { expectedDeadGroupRate, smallGroupWarning } from './diagnostics/dead-groups.js';
+export { checkToolCallFormat, type FormatCheckResult } from './diagnostics/format-check.js';
+export { estimateTrainingMemory, type MemoryEstimate, type MemoryEstimateInput } from './diagnostics/memory-estimate.js';
+
+// Metrics, checkpoints and the dashboard.
+export { MetricsLog, parseMetrics, type MetricRecord } from './metrics/metrics-log.js';
+export { METRIC_FIELDS, isDocumentedMetric, type MetricField, type MetricRecordKind } from './metrics/metric-fields.js';
+export { CheckpointStore, CheckpointError, type CheckpointData, type CheckpointTensor } from './checkpoint/checkpoint-store.js';
+export { writeDashboard, type DashboardPageOptions } from './dashboard/dashboard-page.js';
+export { DashboardServer } from './dashboard/dashboard-server.js';

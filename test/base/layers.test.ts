@@ -1,6 +1,6 @@
 /**
- * The foundation layer (src/base) imports nothing of the project, and the Gymnasium layer
- * imports nothing but it: the layers the rest of the house stands on stay dependency-free.
+ * The foundation layer (src/base) imports nothing of the project, the Gymnasium layer nothing
+ * but it, and the trainer no environment: the dependency rules of docs/architecture.md.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -38,6 +38,11 @@ describe('layering', () => {
 
   it('src/gym imports only src/gym and src/base', async () => {
     const outside = (await projectImports('src/gym')).filter(([, target]) => !target.startsWith('src/gym/') && !target.startsWith('src/base/'));
+    expect(outside).toEqual([]);
+  });
+
+  it('src/train imports no environment (envs/) and no recipe: it is generic over any Env', async () => {
+    const outside = (await projectImports('src/train')).filter(([, target]) => target.startsWith('envs/') || target.startsWith('src/recipes/'));
     expect(outside).toEqual([]);
   });
 });

@@ -9,10 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Rng } from '../src/base/rng.js';
-import {
-  Graph, OnnxSession, blockParams, decoderBlock, decoderLM, grad, hostTensor, initDecoderWeights, mlpHidden,
-  ropeConstants, softmaxCrossEntropy, type HostTensor, type Tensor,
-} from '../src/onnx/index.js';
+import { Graph, OnnxSession, decoderLM, grad, hostTensor, initDecoderWeights, softmaxCrossEntropy, type HostTensor, type Tensor } from '../src/onnx/index.js';
+import { blockParams, decoderBlock, mlpHidden, ropeConstants } from '../src/onnx/models/decoder.js';
 import { mdTable, timeIt, type BenchSection } from './harness.js';
 
 interface Case {

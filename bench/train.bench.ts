@@ -15,7 +15,8 @@ import { EnvPool } from '../src/train/rollout/env-pool.js';
 import { rolloutEpisodes } from '../src/train/rollout/multi-turn-rollout.js';
 import { createSqlTrainingSetup } from '../src/recipes/sql-training-setup.js';
 import { turnAdvantages } from '../src/train/math/turn-advantages.js';
-import { adamw, adamwReferenceStep, clipReference, ResidentOptimizer, Runtime } from '../src/onnx/index.js';
+import { adamw, ResidentOptimizer, Runtime } from '../src/onnx/index.js';
+import { adamwReferenceStep, clipReference } from '../src/onnx/optim/reference.js';
 import { mdTable, timeIt, type BenchSection } from './harness.js';
 
 /**

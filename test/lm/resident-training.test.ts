@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LoraAdapter, ModelEngine, Policy, RopeCache, createTinyModel, generateTokens, loadModel, type LanguageModel } from '../../src/lm/index.js';
-import { adamwReferenceStep, clipReference } from '../../src/onnx/index.js';
+import { adamwReferenceStep, clipReference } from '../../src/onnx/optim/reference.js';
 
 const root = mkdtempSync(join(tmpdir(), 'resident-training-'));
 let small: LanguageModel;

@@ -14,13 +14,13 @@ export {
   logProbsAndEntropy,
   Runtime,
   ResidentOptimizer,
-  appendGradientAccumulation,
-  accumulatorName,
-  nextName,
   adamw,
   markResident,
   hostTensor as onnxTensor,
 } from '../../onnx/index.js';
+// Graph-building internals the LM graphs need beyond the public API.
+export { appendGradientAccumulation, accumulatorName } from '../../onnx/optim/resident-optimizer.js';
+export { nextName } from '../../onnx/optim/train-step.js';
 export type {
   Tensor,
   Dim,

@@ -10,6 +10,7 @@ import { encodeModel, type EncodeOptions, type EncodedModel } from '../proto/mod
 import { SessionError } from './errors.js';
 import { byteSize, isResident, markResident, toOrt, type Feeds, type OrtTensor } from './host-tensor.js';
 import type { ProviderName } from './providers.js';
+import type { Session } from './session-api.js';
 
 /** onnxruntime graph optimisation levels. float64 graphs need `'basic'` (see docs/onnx.md). */
 export type OptimizationLevel = 'disabled' | 'basic' | 'extended' | 'all';
@@ -64,7 +65,7 @@ export interface SessionStats {
  * await s.close();
  * ```
  */
-export class OnnxSession {
+export class OnnxSession implements Session {
   /** Counters since creation. */
   readonly stats: SessionStats = { runs: 0, runMs: 0, feedBytes: 0, fetchBytes: 0, residentFeeds: 0, residentFetches: 0 };
   private closed = false;

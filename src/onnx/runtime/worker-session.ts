@@ -9,6 +9,7 @@ import type { Graph } from '../graph/graph.js';
 import { encodeModel } from '../proto/model.js';
 import { SessionError } from './errors.js';
 import type { HostTensor } from './host-tensor.js';
+import type { Session } from './session-api.js';
 import type { ProviderName } from './providers.js';
 import type { OptimizationLevel } from './session.js';
 import { startWorker, wireSessionOptions } from './start-worker.js';
@@ -29,7 +30,7 @@ export interface WorkerSessionOptions {
  * await ws.close();
  * ```
  */
-export class WorkerSession {
+export class WorkerSession implements Session {
   private readonly calls = new PendingCalls<Record<string, HostTensor>>();
   private closed = false;
   /** Milliseconds spent inside `session.run` in the worker (the rest of a call is messaging). */
@@ -54,7 +55,8 @@ export class WorkerSession {
   }
 
   /** Run in the worker; resolves with host tensors. */
-  run(feeds: Readonly<Record<string, HostTensor>>, outputs?: readonly string[]): Promise<Record<string, HostTensor>> {
+  run(feeds: Readonly<Record<string, HostTensor>>, options: { readonly outputs?: readonly string[] } = {}): Promise<Record<string, HostTensor>> {
+    const outputs = options.outputs;
     if (this.closed) return Promise.reject(new SessionError('worker session used after close()'));
     const wire = toWireTensors(feeds);
     return this.calls.call('run', (id) => this.worker.postMessage({ kind: 'run', id, feeds: wire, ...(outputs ? { outputs } : {}) } satisfies ToWorker));

@@ -4,8 +4,16 @@
  */
 import { Worker } from 'node:worker_threads';
 import { SessionError } from './errors.js';
-import type { WorkerSessionOptions } from './worker-session.js';
 import type { WireSessionOptions } from './worker-protocol.js';
+import type { ProviderName } from './providers.js';
+import type { OptimizationLevel } from './session.js';
+
+/** Options of a worker-hosted session (`WorkerSession.create`, `WorkerTrainStep.create`). */
+export interface WorkerSessionOptions {
+  readonly provider?: ProviderName;
+  readonly optimization?: OptimizationLevel;
+  readonly intraOpThreads?: number;
+}
 
 /** The first messages any such worker answers with. */
 type StartReply = { readonly kind: string; readonly message?: string };

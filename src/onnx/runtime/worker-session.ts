@@ -10,17 +10,10 @@ import { encodeModel } from '../proto/model.js';
 import { SessionError } from './errors.js';
 import type { HostTensor } from './host-tensor.js';
 import type { Session } from './session-api.js';
-import type { ProviderName } from './providers.js';
-import type { OptimizationLevel } from './session.js';
-import { startWorker, wireSessionOptions } from './start-worker.js';
+import { startWorker, wireSessionOptions, type WorkerSessionOptions } from './start-worker.js';
 import { toWireTensors, type FromWorker, type ToWorker } from './worker-protocol.js';
 
-/** Options of {@link WorkerSession.create}. */
-export interface WorkerSessionOptions {
-  readonly provider?: ProviderName;
-  readonly optimization?: OptimizationLevel;
-  readonly intraOpThreads?: number;
-}
+export type { WorkerSessionOptions } from './start-worker.js';
 
 /**
  * @example

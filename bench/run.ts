@@ -12,8 +12,8 @@ import type { BenchSection } from './harness.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const only = process.argv.slice(2);
-/** Benches too slow for a plain `npm run bench` (three full demo runs): they run when named. */
-const SLOW = new Set(['train-demo']);
+/** Benches too slow for a plain `npm run bench` (train-demo: three full demo runs; vs-trl: four training runs and a Python venv): they run when named. */
+const SLOW = new Set(['train-demo', 'vs-trl']);
 const available = readdirSync(here)
   .filter((f) => f.endsWith('.bench.js'))
   .map((f) => f.replace(/\.bench\.js$/, ''))

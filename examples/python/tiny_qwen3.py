@@ -45,24 +45,21 @@ WINDOW = 32
 LAYERS = 2
 
 
-def tiny_qwen3_config(vocab_size: int, eos_token_id: int, pad_token_id: int, window: Optional[int] = WINDOW):
+def tiny_qwen3_config(vocab_size: int, eos_token_id: int, pad_token_id: int, window: Optional[int] = WINDOW, **shape: int):
     """The shape: 2 layers, width 64, 4 query / 2 key-value heads (grouped-query attention, as Qwen3).
 
     ``window``: sliding-window attention in every layer (Qwen3's ``use_sliding_window``), or
     ``None`` for full attention. With a window, what the model writes depends only on the last
     ``LAYERS * window`` tokens, so teaching it on those few tokens teaches it for any prompt
     (RoPE scores depend on relative positions only): seconds of fitting instead of minutes.
+    ``shape`` overrides Qwen3Config fields (e.g. ``hidden_size=128, num_hidden_layers=4``).
     """
     from transformers import Qwen3Config
 
+    dims = {"hidden_size": 64, "intermediate_size": 192, "num_hidden_layers": LAYERS, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, **shape}
     return Qwen3Config(
         vocab_size=vocab_size,
-        hidden_size=64,
-        intermediate_size=192,
-        num_hidden_layers=LAYERS,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        head_dim=16,
+        **dims,
         max_position_embeddings=4096,
         rms_norm_eps=1e-6,
         rope_theta=10000.0,

@@ -104,6 +104,31 @@ describe('WebSocket backpressure', () => {
   });
 });
 
+/** Each step takes 20 ms: a client pipelining many is paused by its pending-request bound. */
+class SlowEnv extends BigReplyEnv {
+  override async step(): Promise<StepResult<string>> {
+    await new Promise((r) => setTimeout(r, 20));
+    return ['ok', 0, false, false, {}];
+  }
+}
+
+describe('WebSocket backpressure and the heartbeat', () => {
+  it('does not take a socket paused for its pending requests for a dead one (the pong cannot be read while paused)', async () => {
+    server = createServer({ envId: 'Slow-v0', createEnv: () => new SlowEnv(), logger: silentLogger, maxPendingRequests: 4, heartbeatMs: 20 });
+    await server.listen(0, '127.0.0.1');
+    const client = await openRawClient(`${server.url.replace('http', 'ws')}/ws`);
+    await client.request({ type: 'reset', data: {} });
+    let answered = 0;
+    const all = new Promise<void>((resolve) => client.ws.on('message', () => ++answered === 60 && resolve()));
+    for (let i = 0; i < 60; i++) client.ws.send('{"type":"step","data":1}');
+    // Paused for many heartbeat intervals while the steps run; every one is answered.
+    await Promise.race([all, client.closed.then((code) => Promise.reject(new Error(`the server closed the socket (${code})`)))]);
+    expect(flow(server, 'ws', 'pause')).toBeGreaterThanOrEqual(1);
+    expect(client.ws.readyState).toBe(client.ws.OPEN);
+    client.close();
+  });
+});
+
 describe('HTTP backpressure', () => {
   it('pauses a keep-alive connection that pipelines 50,000 steps without reading, then destroys it; other sessions are served', async () => {
     const s = await start();

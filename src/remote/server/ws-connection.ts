@@ -86,6 +86,11 @@ export class WsConnection {
 
   /** Heartbeat: terminate a socket that did not answer the previous ping (half-open). */
   heartbeat(): void {
+    // A paused socket cannot read the pong; the stall timer watches clients that stopped reading.
+    if (this.paused) {
+      this.alive = true;
+      return;
+    }
     if (!this.alive) {
       this.ctx.logger.log('ws_dead', { session_id: this.sessionId });
       this.ws.terminate();

@@ -5,7 +5,7 @@ import { SqlSandboxError } from './errors.js';
 import { DEFAULT_QUERY_LIMITS, resolveQueryLimits, type QueryLimits } from './limits.js';
 import type { QueryResult } from './query-result.js';
 import { QueryLane, type LaneScheduler, type QueryJob } from './query-lane.js';
-import { QueryProcess, type IpcSerialization } from './query-process.js';
+import { QueryProcess, type IpcSerialization, type QueryReply } from './query-process.js';
 import { checkReadOnlySql } from './read-only-check.js';
 
 /** Options of a {@link QueryPool}. */
@@ -109,7 +109,6 @@ export class QueryPool {
   private readonly activeLanes = new Set<QueryLane>();
   private readonly defaultLane = new QueryLane(this.scheduler);
   private retireTimer: NodeJS.Timeout | undefined;
-  private nextId = 1;
   private startupFailures = 0;
   private brokenReason: string | undefined;
   private closing: Promise<void> | undefined;
@@ -354,7 +353,6 @@ export class QueryPool {
 
   private dispatch(proc: QueryProcess, job: QueryJob): void {
     this.busy.set(proc, job);
-    const id = this.nextId++;
     const startedAt = performance.now();
     let settled = false;
     const finish = (): boolean => {
@@ -390,8 +388,8 @@ export class QueryPool {
     watchdog?.unref();
     job.settle = finish;
     job.cancel = kill;
-    proc.send({ id, dbPath: job.dbPath, sql: job.sql, limits: job.limits }, (reply) => {
-      if (reply.id !== id || !finish()) return;
+    const onReply = (reply: QueryReply): void => {
+      if (!finish()) return;
       if (reply.type === 'result') {
         const { rows, fullRows, ...rest } = reply.result;
         job.resolve({ ...rest, rows: rows ?? fullRows?.slice() ?? [], fullRows, elapsedMs: performance.now() - startedAt });
@@ -407,7 +405,9 @@ export class QueryPool {
         this.idle.push(proc);
       }
       this.pump();
-    });
+    };
+    // A rejection means the process died or was killed: `kill` or the exit handler settles the job.
+    proc.query(job.dbPath, job.sql, job.limits).then(onReply, () => undefined);
   }
 }
 

@@ -2,7 +2,10 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 import type { Socket } from 'node:net';
+import { PendingCalls } from '../../../src/base/pending-calls.js';
+import { SqlSandboxError } from './errors.js';
 import { createPackr, encodeFrame, FrameDecoder } from './frame-channel.js';
+import type { QueryLimits } from './limits.js';
 import { PIPE_CHANNEL_FLAG, type QueryRequest, type WorkerMessage } from './worker-protocol.js';
 
 /**
@@ -13,7 +16,8 @@ import { PIPE_CHANNEL_FLAG, type QueryRequest, type WorkerMessage } from './work
  */
 export type IpcSerialization = 'msgpack' | 'json' | 'advanced';
 
-type Reply = Exclude<WorkerMessage, { type: 'ready' }>;
+/** A query process's answer to one request: its result or its error. */
+export type QueryReply = Exclude<WorkerMessage, { type: 'ready' }>;
 
 /** The nice value of a process running a long query (0 is normal, 19 the lowest priority). */
 const LOW_PRIORITY = 10;
@@ -32,7 +36,7 @@ export class QueryProcess {
   private readonly write: (request: QueryRequest) => void;
   private isReady = false;
   private isLowered = false;
-  private replyTo: ((reply: Reply) => void) | undefined;
+  private readonly calls = new PendingCalls<QueryReply>();
 
   constructor(script: string, serialization: IpcSerialization) {
     let onMessage: (message: WorkerMessage) => void = () => undefined;
@@ -73,11 +77,12 @@ export class QueryProcess {
           resolve(true);
           return;
         }
-        const replyTo = this.replyTo;
-        this.replyTo = undefined;
-        replyTo?.(message);
+        this.calls.resolve(message.id, message);
       };
-      void this.exited.then(() => resolve(false));
+      void this.exited.then(() => {
+        resolve(false);
+        this.calls.rejectAll(stoppedError());
+      });
     });
     this.child.on('error', () => {
       // Spawn and IPC errors surface as an exit; nothing else to do here.
@@ -99,10 +104,12 @@ export class QueryProcess {
     return this.isReady && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** Send one request; `onReply` is called once with its answer (never if the process dies first). */
-  send(request: QueryRequest, onReply: (reply: Reply) => void): void {
-    this.replyTo = onReply;
-    this.write(request);
+  /**
+   * Run one screened statement; resolves with the process's answer, rejects with
+   * {@link SqlSandboxError} if the process is killed or exits before answering.
+   */
+  query(dbPath: string, sql: string, limits: QueryLimits): Promise<QueryReply> {
+    return this.calls.call('query', (id) => this.write({ id, dbPath, sql, limits }));
   }
 
   /** Resident memory in bytes, read from /proc (Linux); undefined where unavailable. */
@@ -136,7 +143,12 @@ export class QueryProcess {
 
   /** SIGKILL: stops whatever SQLite is doing now. */
   kill(): void {
-    this.replyTo = undefined;
+    // A reply already on its way from a killed process must not settle anything.
+    this.calls.rejectAll(stoppedError());
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
   }
+}
+
+function stoppedError(): SqlSandboxError {
+  return new SqlSandboxError('sql_error', 'the query process was stopped before it answered; it is being replaced.');
 }

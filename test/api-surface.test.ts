@@ -33,8 +33,8 @@ function exportedNames(files: string[]): Map<string, string[]> {
 }
 
 describe('public API by subpath (docs/api.md)', () => {
-  it('documents the train and onnx subpaths', () => {
-    expect(sections.map((s) => s.file)).toEqual(expect.arrayContaining(['src/train/index.ts', 'src/onnx/index.ts']));
+  it('documents the train, lm and onnx subpaths', () => {
+    expect(sections.map((s) => s.file)).toEqual(expect.arrayContaining(['src/train/index.ts', 'src/lm/index.ts', 'src/onnx/index.ts']));
   });
 
   const exported = exportedNames(sections.map((s) => s.file));

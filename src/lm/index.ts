@@ -1,34 +1,61 @@
 /**
- * Language models in TypeScript: Hugging Face model directories (safetensors, config,
- * tokenizer, chat template), tool-call parsing, transformer graphs on the ONNX core,
- * KV-cache generation and LoRA.
+ * `sqlenv/lm`: language models in TypeScript — Hugging Face model directories (safetensors,
+ * config, tokenizer, chat template), tool-call parsing, and a policy that scores, differentiates,
+ * generates and trains on the ONNX core, with LoRA. The curated public API; docs/api.md lists
+ * every name (a test holds the two equal). The graph builders, the engine that compiles them,
+ * batching and RoPE helpers, byte-level pre-tokenisation and the dtype bit conversions are
+ * imported by path inside the project and are not promised. See docs/lm.md.
  */
-export * from './errors.js';
-export * from './tensor.js';
-export * from './safetensors/index.js';
-export * from './model/config.js';
-export * from './model/rope.js';
-export * from './model/parameters.js';
-export * from './model/language-model.js';
-export * from './tokenizer/byte-level.js';
-export * from './tokenizer/bpe-trainer.js';
-export * from './tokenizer/chat-template.js';
-export * from './tokenizer/tokenizer.js';
-export * from './tokenizer/rust-whitespace.js';
-export * from './tokenizer/pre-tokenizer-json.js';
-export * from './tool-calls.js';
-export * from './tiny/corpus.js';
-export * from './tiny/init.js';
-export * from './tiny/create.js';
-export * from './lora/config.js';
-export * from './lora/adapter.js';
-export * from './graph/layers.js';
-export * from './graph/decoder.js';
-export * from './graph/graphs.js';
-export * from './compute/batch.js';
-export * from './compute/sampling.js';
-export * from './compute/engine.js';
-export * from './compute/scoring.js';
-export * from './compute/generate.js';
-export * from './compute/policy.js';
-export * from './compute/policy-trainer.js';
+
+// Errors: every one is an LmError.
+export { LmError, SafetensorsError, ModelConfigError, TokenizerError, LoraError } from './errors.js';
+
+// Loading a model and its configuration.
+export { loadModel, LanguageModel, type GenerationDefaults } from './model/language-model.js';
+export { parseModelConfig, type ModelConfig, type ModelArch, type RopeScaling } from './model/config.js';
+export { floatTensor, type FloatTensor } from './tensor.js';
+
+// Weight files.
+export { SafetensorsFile, type TensorEntry } from './safetensors/reader.js';
+export type { SafetensorsDtype } from './safetensors/dtype.js';
+export { writeSafetensors, type WriteSafetensorsOptions } from './safetensors/writer.js';
+export { Checkpoint } from './safetensors/checkpoint.js';
+
+// Tokenizer, chat templates and tokenizer training.
+export { Tokenizer, type TokenizerEncodeOptions, type TokenizerDecodeOptions } from './tokenizer/tokenizer.js';
+export {
+  ChatTemplate,
+  FALLBACK_CHAT_TEMPLATE,
+  type ChatMessage,
+  type ChatToolCall,
+  type ChatTool,
+  type ChatTemplateOptions,
+} from './tokenizer/chat-template.js';
+export {
+  trainByteLevelBpe,
+  toTokenizerJson,
+  toTokenizerConfig,
+  CHAT_ADDED_TOKENS,
+  type BpeTrainerOptions,
+  type TrainedBpe,
+  type AddedTokenSpec,
+  type TokenizerConfigOptions,
+} from './tokenizer/bpe-trainer.js';
+
+// Reading tool calls from generated text.
+export { parseAssistantReply, type AssistantReply, type ParsedToolCall, type ToolCallFailure } from './tool-calls.js';
+
+// The policy: log-probs, gradients, generation and training.
+export { Policy, generate, type PolicyOptions, type PolicyTraining, type Prompt } from './compute/policy.js';
+export { PolicyTrainer } from './compute/policy-trainer.js';
+export type { EngineOptions, WeightSource } from './compute/engine.js';
+export type { ScoreResult, GradientResult } from './compute/scoring.js';
+export type { GenerateOptions, Generation, GenerationTimings, FinishReason } from './compute/generate.js';
+export { sampleToken, argmax, logSoftmax, type SamplingOptions } from './compute/sampling.js';
+
+// LoRA adapters (PEFT format).
+export { LoraAdapter, type LoraInitOptions } from './lora/adapter.js';
+export type { LoraConfig } from './lora/config.js';
+
+// Tiny random models for tests and the demo.
+export { createTinyModel, type TinyModelOptions } from './tiny/create.js';

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ModelConfigError, modelParameters, parseModelConfig, ropeInverseFrequencies, ropeTablesAt, toHfConfig } from '../../src/lm/index.js';
+import { ModelConfigError, parseModelConfig } from '../../src/lm/index.js';
+import { toHfConfig } from '../../src/lm/model/config.js';
+import { modelParameters } from '../../src/lm/model/parameters.js';
+import { ropeInverseFrequencies, ropeTablesAt } from '../../src/lm/model/rope.js';
 
 // Field subsets as published Qwen checkpoints write them (values shortened).
 const qwen25 = {

@@ -9,7 +9,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LoraAdapter, ModelEngine, Policy, RopeCache, createTinyModel, generateTokens, loadModel, type LanguageModel } from '../../src/lm/index.js';
+import { LoraAdapter, Policy, createTinyModel, loadModel, type LanguageModel } from '../../src/lm/index.js';
+import { RopeCache } from '../../src/lm/compute/batch.js';
+import { ModelEngine } from '../../src/lm/compute/engine.js';
+import { generateTokens } from '../../src/lm/compute/generate.js';
 import { adamwReferenceStep, clipReference } from '../../src/onnx/optim/reference.js';
 
 const root = mkdtempSync(join(tmpdir(), 'resident-training-'));

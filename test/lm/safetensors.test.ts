@@ -2,15 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  Checkpoint,
-  SafetensorsError,
-  SafetensorsFile,
-  bf16BitsToFloat,
-  floatToBf16Bits,
-  floatTensor,
-  writeSafetensors,
-} from '../../src/lm/index.js';
+import { Checkpoint, SafetensorsError, SafetensorsFile, floatTensor, writeSafetensors } from '../../src/lm/index.js';
+import { bf16BitsToFloat, floatToBf16Bits } from '../../src/lm/safetensors/dtype.js';
 import { floatToHalfBits, halfBitsToFloat } from '../../src/base/half-float.js';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'lm-st-'));

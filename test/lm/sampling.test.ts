@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/base/rng.js';
-import { MASKED, argmax, attentionBias, logSoftmax, packLeft, positionsFromMask, sampleToken } from '../../src/lm/index.js';
+import { argmax, logSoftmax, sampleToken } from '../../src/lm/index.js';
+import { MASKED, attentionBias, packLeft, positionsFromMask } from '../../src/lm/compute/batch.js';
 
 describe('sampling', () => {
   const logits = new Float32Array([1, 3, 2, 0.5]);

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CHAT_ADDED_TOKENS,
-  FALLBACK_CHAT_TEMPLATE,
-  Tokenizer,
-  preTokenize,
-  rustWhitespacePattern,
-  toByteLevel,
-  toTokenizerConfig,
-  toTokenizerJson,
-  trainByteLevelBpe,
-  withRustWhitespace,
-} from '../../src/lm/index.js';
+import { CHAT_ADDED_TOKENS, FALLBACK_CHAT_TEMPLATE, Tokenizer, toTokenizerConfig, toTokenizerJson, trainByteLevelBpe } from '../../src/lm/index.js';
+import { preTokenize, toByteLevel } from '../../src/lm/tokenizer/byte-level.js';
+import { withRustWhitespace } from '../../src/lm/tokenizer/pre-tokenizer-json.js';
+import { rustWhitespacePattern } from '../../src/lm/tokenizer/rust-whitespace.js';
 
 const corpus = Array.from({ length: 60 }, (_, i) => `SELECT name, age FROM singer WHERE age > ${i} ORDER BY name;`).concat([
   'How many singers are there in total?',

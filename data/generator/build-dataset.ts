@@ -28,6 +28,10 @@ export interface BuildOptions {
   readonly validationUnseenDbIds?: readonly string[];
   /** Fraction of the training databases' non-eval questions for `validation` (default: the bundled fraction, 0 with custom domains). */
   readonly validationFraction?: number;
+  /** Fraction of each training database's questions for `eval` (default: the bundled fraction); 0 puts them all in `train` (pre-training corpora). */
+  readonly evalFraction?: number;
+  /** Size of the `smoke` split (default: the bundled size). */
+  readonly smokeSize?: number;
 }
 
 /**
@@ -87,7 +91,7 @@ export function buildDataset(options: BuildOptions): BuildReport {
   }
 
   const splits = assignSplits(questions, {
-    unseenDbIds: options.unseenDbIds ?? UNSEEN_DB_IDS, evalFraction: EVAL_FRACTION, smokeSize: SMOKE_SIZE, seed,
+    unseenDbIds: options.unseenDbIds ?? UNSEEN_DB_IDS, evalFraction: options.evalFraction ?? EVAL_FRACTION, smokeSize: options.smokeSize ?? SMOKE_SIZE, seed,
     validationUnseenDbIds: options.validationUnseenDbIds ?? (custom ? [] : VALIDATION_UNSEEN_DBS.map((d) => d.id)),
     validationFraction: options.validationFraction ?? (custom ? 0 : VALIDATION_FRACTION),
   });

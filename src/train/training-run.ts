@@ -39,7 +39,7 @@ export async function runTraining<Obs>(setup: TrainingSetup<Obs>): Promise<Train
   try {
     if (!run.resumed) {
       await run.event(0, 'phase', `run ${cfg.runDir}: mode ${cfg.mode}, K = ${cfg.rollout.numGenerations}, ${cfg.rollout.questionsPerStep} questions/step, ${cfg.grpo.steps} GRPO steps, ${creditLabel(cfg)}`);
-      await evaluatePhase(run, 'untrained', 0);
+      if (cfg.eval.untrained) await evaluatePhase(run, 'untrained', 0);
       if (cfg.mode !== 'grpo') {
         const makeOracle = run.requireOracle();
         summary.formatCheck.before = await formatCheckPhase(run, 'before SFT');

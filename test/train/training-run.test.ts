@@ -106,6 +106,38 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
     expect(summary.grpoSteps).toBe(0);
   });
 
+  it('SFT with early stopping validates every epoch, stops when validation stops rising and keeps the best weights', async () => {
+    const runDir = await tempRun();
+    const lines: string[] = [];
+    const episodes = 8;
+    const setup = letterSetup(runDir, { mode: 'sft', env: { trainSplit: 'train', evalSplits: ['eval'], validationSplits: ['validation'] }, sft: { epochs: 30, batchSize: 4, lr: 0.3, formatCheckSamples: 2, validationEpisodes: episodes, patience: 1 }, eval: { episodes, untrained: false } }, lines);
+    const policy = new BigramPolicy();
+    const loads: number[] = [];
+    const load = policy.loadParameters.bind(policy);
+    policy.loadParameters = async (values) => {
+      loads.push(values.size);
+      return load(values);
+    };
+    setup.policy = policy;
+    const summary = await runTraining(setup);
+    const events = (await readRunMetrics(runDir)).filter((r) => r.kind === 'event' && r.event === 'sft_validation');
+    const values = events.map((e) => e.value as number);
+    // It stopped long before 30 epochs: one epoch without a rise after the best one.
+    expect(values.length).toBeGreaterThanOrEqual(2);
+    expect(values.length).toBeLessThan(30);
+    const best = Math.max(...values);
+    const bestEpoch = values.indexOf(best) + 1;
+    expect(values.length).toBe(bestEpoch + 1);
+    expect(values.at(-1)!).toBeLessThanOrEqual(best);
+    expect(summary.sftSteps).toBe(values.length * 5); // 20 questions / batch 4 per epoch
+    // The best epoch's weights are back: loaded once, and the post-SFT validation success is the best one.
+    expect(loads).toHaveLength(1);
+    expect(lines.join('\n')).toContain(`kept epoch ${bestEpoch}'s weights`);
+    expect(summary.evaluations['sft']!['validation']!.success).toBeCloseTo(best, 12);
+    // eval.untrained false: no evaluation before training.
+    expect(summary.evaluations['untrained']).toBeUndefined();
+  });
+
   it('refuses SFT with no usable trajectory, saying how many were dropped and why', async () => {
     const runDir = await tempRun();
     const lines: string[] = [];

@@ -73,8 +73,8 @@ export interface TrainConfig {
     gradAccumulation: number;
     maxGradNorm: number;
   };
-  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean };
-  eval: { everySteps: number; episodes: number; baselineEpisodes: number; samples: number; sampledQuestions: number };
+  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean; validationEpisodes: number; patience: number };
+  eval: { untrained: boolean; everySteps: number; episodes: number; baselineEpisodes: number; samples: number; sampledQuestions: number };
   checkpoint: { everySteps: number; keep: number };
   alarms: {
     rewardFlatSteps: number;
@@ -221,8 +221,15 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
         "Whether the oracle's SFT trajectories describe the gold tables before querying. false: query, then answer, for a model that already knows the schemas (the bundled tiny-sql base, pre-trained on the training databases' SQL).",
         true,
       ),
+      validationEpisodes: int(
+        'Early stopping: after every SFT epoch, greedy success on the first N questions of each validation split (env.validationSplits); SFT stops when it has not risen for sft.patience epochs and keeps the best epoch\'s weights (sft.epochs is then the maximum). 0: off, all sft.epochs run.',
+        0,
+        0,
+      ),
+      patience: int('Epochs without a rise of validation success before SFT stops (with sft.validationEpisodes).', 1, 1),
     }),
     eval: obj('Held-out evaluation.', {
+      untrained: bool('Evaluate the policy before any training (the "base model" row); false saves that evaluation\'s time when the base is known.', true),
       everySteps: int('Evaluate held-out splits every N GRPO steps (0: only at the end); the validation splits when there are any, else the test splits.', 10),
       episodes: int('Episodes per split per evaluation (greedy decoding).', 20, 1),
       baselineEpisodes: int('Episodes used for the quick baseline success estimate behind the small-K warning.', 16, 0),

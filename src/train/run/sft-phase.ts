@@ -2,6 +2,7 @@
  * The SFT warm-up: the scripted agent plays the train split, its solved episodes become token
  * sequences, and the policy learns them for `sft.epochs` epochs.
  */
+import { evaluatePolicy } from '../eval/evaluate-policy.js';
 import { formatProgress } from '../metrics/progress-line.js';
 import { learningRateAt } from '../optim/lr-schedule.js';
 import { agentTrajectory, type ScriptedAgent, type SftSequence } from '../sft/oracle-trajectories.js';
@@ -49,7 +50,24 @@ export async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: Scripte
 }
 
 /**
- * Trains on the scripted agent's trajectories and returns the number of SFT steps run.
+ * Mean greedy success over the validation splits on their first `sft.validationEpisodes`
+ * questions: the signal SFT's early stopping follows.
+ */
+async function validationSuccess<Obs>(run: RunContext<Obs>): Promise<{ mean: number; bySplit: Record<string, number> }> {
+  const cfg = run.config;
+  const bySplit: Record<string, number> = {};
+  for (const split of cfg.env.validationSplits) {
+    const episodes = Math.min(cfg.sft.validationEpisodes, run.questionCount(split));
+    bySplit[split] = (await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.rng)).success;
+  }
+  const values = Object.values(bySplit);
+  return { mean: values.reduce((a, b) => a + b, 0) / Math.max(1, values.length), bySplit };
+}
+
+/**
+ * Trains on the scripted agent's trajectories and returns the number of SFT steps run. With
+ * `sft.validationEpisodes` > 0 it validates after every epoch, stops once validation success has
+ * not risen for `sft.patience` epochs, and leaves the policy with the best epoch's weights.
  *
  * @example
  * ```ts
@@ -60,6 +78,8 @@ export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: () => Scri
   const cfg = run.config;
   const trajectories = await sftTrajectories(run, makeOracle());
   const totalSteps = cfg.sft.epochs * Math.ceil(trajectories.length / cfg.sft.batchSize);
+  const validate = cfg.sft.validationEpisodes > 0 && cfg.env.validationSplits.length > 0;
+  let best: { epoch: number; success: number; step: number; weights: Awaited<ReturnType<typeof run.policy.readParameters>> } | undefined;
   let step = 0;
   const started = Date.now();
   for (let epoch = 0; epoch < cfg.sft.epochs; epoch++) {
@@ -75,6 +95,18 @@ export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: () => Scri
         run.print(formatProgress({ phase: 'sft', step, totalSteps, tokensPerSecond: r.tokens / Math.max(seconds, 1e-3), elapsedMs: Date.now() - started, stepsThisProcess: step }) + ` | loss ${r.loss.toFixed(3)}`);
       }
     }
+    if (!validate) continue;
+    const v = await validationSuccess(run);
+    const rising = best === undefined || v.mean > best.success;
+    const detail = Object.entries(v.bySplit).map(([s, x]) => `${s} ${(x * 100).toFixed(1)}%`).join(', ');
+    await run.event(step, 'sft_validation', `SFT epoch ${epoch + 1}: validation success ${detail} (mean ${(v.mean * 100).toFixed(1)}%)${rising ? ' — best so far' : ''}`, v.mean);
+    if (rising) best = { epoch: epoch + 1, success: v.mean, step, weights: await run.policy.readParameters() };
+    else if (epoch + 1 - best!.epoch >= cfg.sft.patience) break;
+  }
+  if (best && best.step !== step) {
+    // Validation stopped rising: go back to the best epoch's weights.
+    await run.policy.loadParameters(best.weights);
+    run.print(`SFT: validation success stopped rising; kept epoch ${best.epoch}'s weights (mean ${(best.success * 100).toFixed(1)}%)`);
   }
   return step;
 }

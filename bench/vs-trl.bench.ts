@@ -38,6 +38,14 @@ interface StepTiming {
   prompt_tokens_mean?: number;
   /** Ours: how many times the policy was called, per kind. */
   calls?: Record<string, number>;
+  /** The step's distinct prompts (token ids), in order: both sides must have fed the same ones. */
+  prompts?: number[][];
+}
+
+/** A tool schema as TRL renders it (transformers' `get_json_schema` of a Python method). */
+interface TrlTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown>; return?: Record<string, unknown> };
 }
 
 function venvPython(): string | undefined {
@@ -61,7 +69,7 @@ function runProcess(cmd: string, args: string[], env: Record<string, string> = {
  * The policy with every method call timed by name (async calls until they settle). Methods run
  * on the real policy (`this` is the target), so private state and identity checks still hold.
  */
-function timedPolicy(policy: TrainablePolicy, spent: Map<string, number>): TrainablePolicy {
+function timedPolicy(policy: TrainablePolicy, spent: Map<string, number>, prompts: Map<string, number[]>): TrainablePolicy {
   return new Proxy(policy, {
     get(target, key) {
       const value: unknown = Reflect.get(target, key, target);
@@ -73,6 +81,7 @@ function timedPolicy(policy: TrainablePolicy, spent: Map<string, number>): Train
           const requests = args[0] as readonly { prompt: readonly number[] }[];
           spent.set('prompts', (spent.get('prompts') ?? 0) + requests.length);
           spent.set('prompt tokens', (spent.get('prompt tokens') ?? 0) + requests.reduce((a, r) => a + r.prompt.length, 0));
+          for (const r of requests) prompts.set(r.prompt.join(','), [...r.prompt]);
         }
         const add = () => spent.set(key, (spent.get(key) ?? 0) + (performance.now() - t0) / 1000);
         const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
@@ -84,7 +93,7 @@ function timedPolicy(policy: TrainablePolicy, spent: Map<string, number>): Train
   });
 }
 
-async function runOurs(modelDir: string, runDir: string): Promise<StepTiming[]> {
+async function runOurs(modelDir: string, runDir: string, tools: readonly TrlTool[]): Promise<StepTiming[]> {
   const s = SETTINGS;
   const config = resolveTrainConfig({
     runDir,
@@ -101,17 +110,33 @@ async function runOurs(modelDir: string, runDir: string): Promise<StepTiming[]> 
     logging: { progress: true, dashboard: false, tracesPerStep: 0 },
   });
   const spent = new Map<string, number>();
+  const prompts = new Map<string, number[]>();
   const perStep: Record<string, number>[] = [];
+  const promptsPerStep: number[][][] = [];
   const res = await createSqlTrainingSetup(config, { print: () => {} });
+  // TRL's prompt: no system message, the user message is the env's reset text (the server renders
+  // it as SQLEnv's own renderObservation), the tools are TRL's schemas of SQLEnvToolEnv's methods;
+  // the questions are the dataset rows {seed: 0}, {seed: 1}, … in order, as TRL's unshuffled sampler feeds them.
+  let nextSeed = 0;
+  const task = {
+    ...res.setup.task,
+    systemPrompt: '',
+    toolsInPrompt: true,
+    tools: tools.map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters, ...(t.function.return ? { returns: t.function.return } : {}) })),
+    episodeSpec: () => ({ seed: nextSeed++ }),
+  };
   try {
     await runTraining({
       ...res.setup,
-      policy: timedPolicy(res.setup.policy, spent),
+      task,
+      policy: timedPolicy(res.setup.policy, spent, prompts),
       // The progress line closes each GRPO step: what the policy spent since the previous one is this step's.
       print: (line) => {
         if (!/^grpo step/.test(line)) return;
         perStep.push(Object.fromEntries(spent));
+        promptsPerStep.push([...prompts.values()]);
         spent.clear();
+        prompts.clear();
       },
     });
   } finally {
@@ -134,6 +159,7 @@ async function runOurs(modelDir: string, runDir: string): Promise<StepTiming[]> 
       prompt_tokens_mean: (calls['prompt tokens'] ?? 0) / Math.max(1, calls['prompts'] ?? 0),
       completion_tokens: Number(r['completions/mean_length'] ?? Number.NaN) * SETTINGS.k * SETTINGS.prompts,
       calls: { generate: counts('generate'), score: counts('score'), backward: counts('backward') },
+      prompts: promptsPerStep[i] ?? [],
     };
   });
 }
@@ -164,6 +190,26 @@ async function runTrl(python: string, modelDir: string): Promise<StepTiming[]> {
   }
 }
 
+/**
+ * Throws unless both sides fed every step the same prompts, token for token (the race is only
+ * fair on identical inputs).
+ */
+function assertSamePrompts(ours: readonly StepTiming[], trl: readonly StepTiming[]): void {
+  if (ours.length !== trl.length) throw new Error(`prompt parity: ours ran ${ours.length} steps, TRL ${trl.length}`);
+  ours.forEach((o, step) => {
+    const a = o.prompts ?? [];
+    const b = trl[step]!.prompts ?? [];
+    if (a.length !== b.length) throw new Error(`prompt parity: step ${step + 1} has ${a.length} distinct prompts in ours, ${b.length} in TRL's`);
+    a.forEach((p, i) => {
+      const q = b[i]!;
+      const at = p.findIndex((t, j) => t !== q[j]);
+      if (at >= 0 || p.length !== q.length) {
+        throw new Error(`prompt parity: step ${step + 1} prompt ${i + 1} differs at token ${at >= 0 ? at : Math.min(p.length, q.length)} (ours ${p.length} tokens, TRL ${q.length})`);
+      }
+    });
+  });
+}
+
 /** Step milliseconds per 1,000 processed tokens (the steps' mean prompt and completion sizes). */
 function perToken(mean: StepTiming, steps: StepTiming[]): string {
   const tokens = steps.reduce((a, t) => a + (t.prompt_tokens_mean ?? 0) * SETTINGS.k * SETTINGS.prompts + (t.completion_tokens ?? 0), 0) / steps.length;
@@ -177,25 +223,22 @@ function tokensOf(steps: StepTiming[]): { prompt: number; total: number } {
   return { prompt, total: prompt * SETTINGS.k * SETTINGS.prompts + completion };
 }
 
-/** What bounds our step against TRL's: the measured per-token cost of each phase, and the step with TRL's prompt length and one scoring pass. */
+/** What bounds our step against TRL's: each phase's per-token cost next to TRL's, and where our step's time goes. */
 function boundsOf(ours: StepTiming, oursSteps: StepTiming[], trl: StepTiming, trlSteps: StepTiming[]): string[] {
   const o = tokensOf(oursSteps);
   const t = tokensOf(trlSteps);
-  const passes = oursSteps[0]?.calls?.['score'] ?? 1;
   const perK = (seconds: number, tokens: number) => (seconds * 1000) / (tokens / 1000);
   const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
-  const oursPass = (ours.phases['scoring'] ?? 0) / passes;
   const trlUpdate = (trl.phases['loss forward'] ?? 0) + (trl.phases['backward'] ?? 0) + (trl.phases['optimizer'] ?? 0);
   const oursUpdate = (ours.phases['backward'] ?? 0) + (ours.phases['other'] ?? 0);
-  // Linear in tokens (attention is quadratic, so this flatters the longer prompt's side a little).
-  const adjusted = (ours.seconds - oursPass * (passes - 1)) * (t.total / o.total);
+  const share = (k: string) => `${k} ${Math.round((100 * (ours.phases[k] ?? 0)) / ours.seconds)}%`;
   return [
     '',
-    '**What bounds it** (ours ÷ TRL, per 1k processed tokens, from the table):',
-    `- prompts: ours ${Math.round(o.prompt)} tokens for the same questions vs TRL's ${Math.round(t.prompt)} (${ratio(o.prompt, t.prompt)}): our SQL task's system prompt and observation text are longer (both list the four tools as full JSON schemas); every pass scales with it;`,
-    `- scoring: ours runs ${passes} passes (reference and old log-probs) where TRL runs 1 — at μ = 1 the old log-probs equal the current ones, TRL skips them; one pass costs ${ratio(perK(oursPass, o.total), perK(trl.phases['scoring'] ?? 0, t.total))} TRL's per token;`,
-    `- generation (prefill + decode with KV cache): ${ratio(perK(ours.phases['generation'] ?? 0, o.total), perK(trl.phases['generation'] ?? 0, t.total))} per token; the update (forward + backward + optimizer): ${ratio(perK(oursUpdate, o.total), perK(trlUpdate, t.total))} per token;`,
-    `- with TRL's prompt length and one scoring pass ours would take ≈ ${fmt(adjusted)} (TRL / ours ≈ ${(trl.seconds / adjusted).toFixed(2)}): what is left is the kernels — at width 128 on one thread onnxruntime runs many small unfused ops (attention as MatMul/Softmax over materialised T×T scores) where PyTorch 2.13 calls fused SDPA and oneDNN GEMMs. The trainer's own work (env steps, loss math, optimizer) is the "other" column. 3× faster than TRL needs faster model passes (fused attention, fewer op launches), not a faster training loop.`,
+    '**What bounds it** (ours ÷ TRL per 1k processed tokens, from the table; below 1 is faster):',
+    `- the same prompts, token for token (asserted every step): ${Math.round(o.prompt)} tokens, the same for the K completions of a group;`,
+    `- scoring: one pass each (the reference; at μ = 1 ours takes the old log-probs from sampling, TRL from the loss forward): ${ratio(perK(ours.phases['scoring'] ?? 0, o.total), perK(trl.phases['scoring'] ?? 0, t.total))};`,
+    `- generation (prefill + decode with KV cache): ${ratio(perK(ours.phases['generation'] ?? 0, o.total), perK(trl.phases['generation'] ?? 0, t.total))}; the update (forward + backward + optimizer): ${ratio(perK(oursUpdate, o.total), perK(trlUpdate, t.total))};`,
+    `- our step: ${['generation', 'scoring', 'backward', 'other'].map(share).join(', ')}. Every phase is model passes over the sequences (${Math.round(o.prompt)} prompt tokens of ≈ ${Math.round(o.total / (SETTINGS.k * SETTINGS.prompts))} per sequence) and the decode steps; the trainer's own work (env steps, loss math, optimizer) is the "other" column.`,
   ];
 }
 
@@ -217,12 +260,13 @@ export default async function bench(): Promise<BenchSection> {
     const modelDir = join(work, 'model');
     const built = spawnSync(python, [join(packageRoot(), 'bench', 'trl_ref', 'grpo_step.py'), 'build', modelDir], { encoding: 'utf8' });
     if (built.status !== 0) throw new Error(`building the model failed: ${built.stderr}`);
-    const parameters = (JSON.parse(built.stdout.trim().split('\n').pop()!) as { parameters: number }).parameters;
+    const { parameters, tools } = JSON.parse(built.stdout.trim().split('\n').pop()!) as { parameters: number; tools: TrlTool[] };
     // A-B-B-A: the machine's load drifts; each side gets an early and a late slot.
-    const oursA = await runOurs(modelDir, join(work, 'run-a'));
+    const oursA = await runOurs(modelDir, join(work, 'run-a'), tools);
     const trlA = await runTrl(python, modelDir);
     const trlB = await runTrl(python, modelDir);
-    const oursB = await runOurs(modelDir, join(work, 'run-b'));
+    const oursB = await runOurs(modelDir, join(work, 'run-b'), tools);
+    for (const [o, t] of [[oursA, trlA], [oursB, trlB], [oursA, trlB]] as const) assertSamePrompts(o, t);
     const ours = meanOf([oursA, oursB]);
     const trl = meanOf([trlA, trlB]);
     const oursSteps = [...oursA.slice(1), ...oursB.slice(1)];
@@ -244,14 +288,14 @@ export default async function bench(): Promise<BenchSection> {
       title: TITLE,
       markdown: [
         `Same model directory for both: a random Qwen3 in the tiny-sql shape (4 layers, hidden 128, 4/2 heads, vocab 2048, ${(parameters / 1e6).toFixed(2)}M parameters, float32),`,
-        "built by transformers and saved with safetensors; Qwen3's chat template with SQLEnv's four tools in the system prompt.",
+        'built by transformers and saved with safetensors. Both render the prompt as TRL does: no system message, the four tools as transformers\' `get_json_schema` of `SQLEnvToolEnv`\'s methods, the reset text as the user message, Qwen3\'s chat template without thinking; the token ids are asserted equal every step.',
         `Per step: ${s.prompts} SQLEnv questions × K = ${s.k} completions of ≤ ${s.completion_tokens} tokens (single turn: a random model writes no tool calls), one update:`,
         `μ = 1, AdamW lr ${s.lr} constant, β = ${s.beta} KL to the reference, clip ${s.epsilon_low}/${s.epsilon_high}, token-mean loss, grad-norm clip 1, temperature 1, ${s.threads} CPU thread each.`,
         `TRL ${'1.13'} GRPOTrainer (torch CPU eager, \`environment_factory=SQLEnvToolEnv\` against \`sqlenv serve\`) vs sqlenv's trainer (onnxruntime CPU, \`runTraining\`), ${s.steps} steps each in the same run;`,
         `run in the order ours, TRL, TRL, ours; the table is the mean of steps 2–${s.steps} of each run (step 1 warms up).`,
         `Completion tokens per measured step — TRL: ${list(trlSteps.map((t) => t.completion_tokens))}; ours: ${list(oursSteps.map((t) => t.completion_tokens))}.`,
         `Mean prompt tokens — TRL: ${list(trlSteps.map((t) => t.prompt_tokens_mean))}; ours: ${list(oursSteps.map((t) => t.prompt_tokens_mean))}.`,
-        `Our policy calls per step: generate ×${calls['generate'] ?? '?'}, score ×${calls['score'] ?? '?'}, backward ×${calls['backward'] ?? '?'}; TRL scores once (the reference; μ = 1 needs no old log-probs).`,
+        `Our policy calls per step: generate ×${calls['generate'] ?? '?'}, score ×${calls['score'] ?? '?'}, backward ×${calls['backward'] ?? '?'}; both score once (the reference): at μ = 1 the old log-probs are the current ones (TRL: the loss forward's, detached; ours: the sampling-time ones, and the backward pass reports the log-probs and entropies the metrics read).`,
         '',
         mdTable(['trainer', 'step', 'generation', 'scoring (ref/old log-probs)', 'backward', 'the rest'], [row("sqlenv (ours)", ours), row('TRL GRPOTrainer', trl)]),
         '',

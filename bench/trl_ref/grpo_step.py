@@ -42,7 +42,22 @@ def build(out_dir: str) -> None:
     model = Qwen3ForCausalLM(config)
     model.save_pretrained(out_dir, safe_serialization=True)
     tokenizer.save_pretrained(out_dir)
-    print(json.dumps({"dir": out_dir, "parameters": sum(p.numel() for p in model.parameters())}))
+    print(json.dumps({"dir": out_dir, "parameters": sum(p.numel() for p in model.parameters()), "tools": env_tools()}))
+
+
+def env_tools() -> list:
+    """The tool schemas TRL puts in the prompt: SQLEnvToolEnv's public methods (``inspect.getmembers``
+    order, as GRPOTrainer collects them) through transformers' ``get_json_schema``, as
+    ``apply_chat_template`` converts callables."""
+    import inspect
+
+    from transformers.utils import get_json_schema
+
+    from sqlenv_client import SQLEnvToolEnv
+
+    probe = SQLEnvToolEnv.__new__(SQLEnvToolEnv)  # no server needed: only the methods are read
+    methods = [m for name, m in inspect.getmembers(probe, predicate=inspect.ismethod) if name not in ("reset", "get_reward") and not name.startswith("_")]
+    return [get_json_schema(m) for m in methods]
 
 
 def train(model_dir: str, settings: dict) -> None:
@@ -112,6 +127,7 @@ def train(model_dir: str, settings: dict) -> None:
         save_strategy="no",
         seed=0,
         disable_tqdm=True,
+        chat_template_kwargs={"enable_thinking": False},  # as sqlenv's trainer renders prompts (no thinking block)
     )
     trainer = GRPOTrainer(model=model_dir, args=config, train_dataset=dataset, environment_factory=SQLEnvToolEnv, callbacks=[Clock()])
     generate = trainer._generate
@@ -121,6 +137,7 @@ def train(model_dir: str, settings: dict) -> None:
         prompt_ids, completion_ids = out[0], out[1]
         tokens["prompt_tokens_mean"] = sum(len(p) for p in prompt_ids) / len(prompt_ids)
         tokens["completion_tokens"] = sum(len(c) for c in completion_ids)
+        tokens["prompts"] = [list(p) for p in dict.fromkeys(tuple(int(t) for t in p) for p in prompt_ids)]  # distinct, in order
         return out
 
     trainer._generate = timed("generation", generate_and_count)

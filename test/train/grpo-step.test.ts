@@ -28,13 +28,14 @@ class RecordingPolicy implements TrainablePolicy {
   readonly backwards: { sequences: number[][]; weights: Float64Array[]; entropyWeights?: Float64Array[] }[] = [];
   constructor(
     readonly inner: BigramPolicy,
-    private readonly options: { noEntropies?: boolean } = {},
+    private readonly options: { noEntropies?: boolean; noSamplingLogprobs?: boolean } = {},
   ) {}
   get codec() {
     return this.inner.codec;
   }
-  generate(requests: readonly GenerateRequest[], rng: RngType): Promise<GenerateResult[]> {
-    return this.inner.generate(requests, rng);
+  async generate(requests: readonly GenerateRequest[], rng: RngType): Promise<GenerateResult[]> {
+    const out = await this.inner.generate(requests, rng);
+    return this.options.noSamplingLogprobs ? out.map((g) => ({ ...g, logprobs: [] })) : out;
   }
   async score(sequences: readonly (readonly number[])[], options: { reference?: boolean; entropy?: boolean } = {}): Promise<TokenScores[]> {
     let result = await this.inner.score(sequences, options);
@@ -42,13 +43,14 @@ class RecordingPolicy implements TrainablePolicy {
     this.scores.push({ sequences: sequences.map((s) => [...s]), reference: options.reference ?? false, result });
     return result;
   }
-  async backward(sequences: readonly (readonly number[])[], weights: readonly Float64Array[], entropyWeights?: readonly Float64Array[]): Promise<void> {
+  async backward(sequences: readonly (readonly number[])[], weights: readonly Float64Array[], entropyWeights?: readonly Float64Array[], options?: { scores?: { entropy?: boolean } }): Promise<TokenScores[] | void> {
     this.backwards.push({
       sequences: sequences.map((s) => [...s]),
       weights: weights.map((w) => w.slice()),
       ...(entropyWeights ? { entropyWeights: entropyWeights.map((w) => w.slice()) } : {}),
     });
-    await this.inner.backward(sequences, weights, entropyWeights);
+    const scores = await this.inner.backward(sequences, weights, entropyWeights, options);
+    return scores && this.options.noEntropies ? scores.map((s) => ({ logprobs: s.logprobs })) : scores;
   }
   parameters(): HostParameter[] {
     return this.inner.parameters();
@@ -78,7 +80,7 @@ const biased = (eot: number, a: number) => (i: number) => (i % VOCAB === EOT ? e
 
 async function runStep(
   overrides: Record<string, unknown>,
-  options: { init?: (i: number) => number; seed?: number; lr?: number; noEntropies?: boolean } = {},
+  options: { init?: (i: number) => number; seed?: number; lr?: number; noEntropies?: boolean; noSamplingLogprobs?: boolean } = {},
 ): Promise<{ result: GrpoStepResult; policy: RecordingPolicy; config: ReturnType<typeof resolveTrainConfig> }> {
   const base = {
     mode: 'grpo',
@@ -93,7 +95,7 @@ async function runStep(
     rollout: { ...base.rollout, ...(overrides['rollout'] as object | undefined) },
     grpo: { ...base.grpo, ...(overrides['grpo'] as object | undefined), loss: { ...base.grpo.loss, ...((overrides['grpo'] as { loss?: object } | undefined)?.loss ?? {}) } },
   });
-  const policy = new RecordingPolicy(new BigramPolicy(options.init ?? biased(1.5, 1.5)), options.noEntropies ? { noEntropies: true } : {});
+  const policy = new RecordingPolicy(new BigramPolicy(options.init ?? biased(1.5, 1.5)), { noEntropies: options.noEntropies ?? false, noSamplingLogprobs: options.noSamplingLogprobs ?? false });
   const optimizer = await policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
   const pool = new EnvPool(() => new LetterEnv(2));
   try {
@@ -135,10 +137,18 @@ describe('grpo.muIterations', () => {
     policy.backwards[1]!.weights.forEach((w, i) => w.forEach((v, t) => expect(v).toBeCloseTo(expected.logprobGrads[i]![t]!, 9)));
   });
 
-  it('μ = 1 scores once and its ratios are all 1 (nothing clipped)', async () => {
+  it('μ = 1 runs no scoring pass (the sampling log-probs are old and current), and updates exactly as with one', async () => {
     const { result, policy } = await runStep({ rollout: { maskTruncated: false } });
-    expect(policyScores(policy)).toHaveLength(1);
+    expect(policyScores(policy)).toHaveLength(0);
+    expect(policy.backwards).toHaveLength(1);
     expect(result.metrics['clip_ratio/region_mean']).toBe(0);
+    // The same step without sampling log-probs (a backend that reports none) scores once first.
+    const withPass = await runStep({ rollout: { maskTruncated: false } }, { noSamplingLogprobs: true });
+    expect(policyScores(withPass.policy)).toHaveLength(1);
+    expect(withPass.result.episodes.map((e) => e.episode.tokens)).toEqual(result.episodes.map((e) => e.episode.tokens));
+    expect(policy.backwards[0]!.weights).toEqual(withPass.policy.backwards[0]!.weights);
+    for (const k of ['loss', 'kl', 'entropy', 'grad_norm', 'clip_ratio/region_mean']) expect(result.metrics[k]).toBeCloseTo(withPass.result.metrics[k]!, 12);
+    expect(Array.from(policy.parameters()[0]!.value)).toEqual(Array.from(withPass.policy.parameters()[0]!.value));
   });
 });
 

@@ -6,7 +6,8 @@ import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
 import { isDocumentedMetric } from '../../src/train/metrics/metric-fields.js';
 import { letterSetup } from './fixtures/letter-run.js';
 import { BigramPolicy, VOCAB } from './fixtures/bigram-policy.js';
-import type { TokenScores } from '../../src/train/policy/trainable-policy.js';
+import type { GenerateRequest, GenerateResult, TokenScores } from '../../src/train/policy/trainable-policy.js';
+import type { Rng } from '../../src/base/rng.js';
 
 /** Bigram logits favouring 'a' (token 4), so some one-token groups have reward variance. */
 const favourA = (i: number): number => (i % VOCAB === 4 ? 1.5 : 0);
@@ -14,9 +15,9 @@ const favourA = (i: number): number => (i % VOCAB === 4 ? 1.5 : 0);
 /** Records how many sequences each backward call gets. */
 class CountingBigram extends BigramPolicy {
   readonly backwardSizes: number[] = [];
-  override async backward(sequences: readonly (readonly number[])[], w: readonly Float64Array[], e?: readonly Float64Array[]): Promise<void> {
+  override async backward(sequences: readonly (readonly number[])[], w: readonly Float64Array[], e?: readonly Float64Array[], options?: { scores?: { entropy?: boolean } }): Promise<TokenScores[] | void> {
     this.backwardSizes.push(sequences.length);
-    return super.backward(sequences, w, e);
+    return super.backward(sequences, w, e, options);
   }
 }
 
@@ -36,10 +37,21 @@ class NanBigram extends BigramPolicy {
     }
     return out;
   }
-  override async backward(sequences: readonly (readonly number[])[], w: readonly Float64Array[], e?: readonly Float64Array[]): Promise<void> {
+  // μ = 1 takes the current log-probs from sampling: the first generated log-prob is poisoned there too.
+  override async generate(requests: readonly GenerateRequest[], rng: Rng): Promise<GenerateResult[]> {
+    const out = await super.generate(requests, rng);
+    // Every generation before the first update: evaluations may sample before the training step does.
+    if (this.where === 'loss' && this.backwardCalls === 0) {
+      const first = out[0]!.logprobs;
+      first[first.length - 1] = Number.NaN;
+    }
+    return out;
+  }
+  override async backward(sequences: readonly (readonly number[])[], w: readonly Float64Array[], e?: readonly Float64Array[], options?: { scores?: { entropy?: boolean } }): Promise<TokenScores[] | void> {
     this.backwardCalls++;
-    await super.backward(sequences, w, e);
+    const scores = await super.backward(sequences, w, e, options);
     if (this.where === 'gradient' && this.backwardCalls === 1) this.parameters()[0]!.grad[7] = Number.NaN;
+    return scores;
   }
 }
 

@@ -28,6 +28,9 @@ export interface WeightSource {
   readonly resident?: ReadonlyMap<string, OrtTensor>;
 }
 
+/** What a training graph does with entropies: nothing, report them, or differentiate them too. */
+export type TrainingEntropy = 'none' | 'output' | 'objective';
+
 /** A compiled graph and the list of weights it reads. */
 export interface CompiledGraph {
   readonly session: OnnxSession;
@@ -83,12 +86,16 @@ export class ModelEngine {
 
   /**
    * The training graph: the scoring graph whose gradients are added to a `ResidentOptimizer`'s
-   * accumulators instead of being returned (see `buildScoringGraph`'s `accumulate`).
+   * accumulators instead of being returned (see `buildScoringGraph`'s `accumulate`). `entropy`:
+   * `'objective'` differentiates an entropy term too, `'output'` only reports the entropies,
+   * `'none'` computes none.
    */
-  training(target: Exclude<GradientTarget, 'none'>, entropy: boolean, lora?: LoraConfig): Promise<CompiledGraph> {
+  training(target: Exclude<GradientTarget, 'none'>, entropy: TrainingEntropy, lora?: LoraConfig): Promise<CompiledGraph> {
     // The accumulators stay resident: on GPU providers they never come back to the host.
-    return this.compile(`training:${target}:${entropy}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { gradients: target, entropy, accumulate: true, ...(lora ? { lora } : {}) }), (built) =>
-      built.gradientOf.map((n) => nextName(accumulatorName(n))),
+    return this.compile(
+      `training:${target}:${entropy}:${loraKey(lora)}`,
+      () => buildScoringGraph(this.model.config, { gradients: target, entropy: entropy !== 'none', entropyGradient: entropy === 'objective', accumulate: true, ...(lora ? { lora } : {}) }),
+      (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
     );
   }
 

@@ -4,7 +4,7 @@ import type { OrtTensor, ResidentOptimizer, ResidentOptimizerState, ResidentStep
 import type { FloatTensor } from '../tensor.js';
 import type { RopeCache } from './batch.js';
 import type { ModelEngine } from './engine.js';
-import { accumulateGradients } from './scoring.js';
+import { accumulateGradients, type ScoreResult, type ScoresWanted } from './scoring.js';
 
 /**
  * The one training path of a {@link Policy}: gradients of `Σ w·log p` (+ an entropy term) are
@@ -47,14 +47,20 @@ export class PolicyTrainer {
 
   /**
    * Add the gradient of `Σ weights · logprobs` (+ `Σ entropyWeights · entropies`) over
-   * `sequences` to the accumulators (layout as `Policy.backward`). Returns the objective.
+   * `sequences` to the accumulators (layout as `Policy.backward`). Returns the objective, and with
+   * `scores` the pass's log-probs (and entropies when `scores.entropy`).
    */
-  async accumulate(sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], options: { entropyWeights?: readonly ArrayLike<number>[] } = {}): Promise<{ objective: number }> {
+  async accumulate(
+    sequences: readonly (readonly number[])[],
+    weights: readonly ArrayLike<number>[],
+    options: { entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted } = {},
+  ): Promise<{ objective: number } & Partial<ScoreResult>> {
     this.check();
     return accumulateGradients(this.engine, this.rope, sequences, weights, this.optimizer, {
       target: this.target,
       ...(this.adapter ? { adapter: this.adapter } : {}),
       ...(options.entropyWeights ? { entropyWeights: options.entropyWeights } : {}),
+      ...(options.scores ? { scores: options.scores } : {}),
     });
   }
 

@@ -151,7 +151,9 @@ export async function gradSequences(
  * Adds the gradient of `Σ weights · logprobs` (+ `Σ entropyWeights · entropies`) with respect
  * to the base weights or the adapter to `optimizer`'s resident accumulators — the training
  * path: the gradients never leave the session; `optimizer.step` then clips and updates. The
- * trained parameters are read from `optimizer` (resident), the rest from `options`.
+ * trained parameters are read from `optimizer` (resident), the rest from `options`. With
+ * `scores` it also returns the pass's log-probs (and entropies when `scores.entropy`), laid out
+ * as {@link scoreSequences} returns them: what a scoring pass under the same weights would give.
  *
  * @example
  * await accumulateGradients(engine, rope, [[1, 2, 3]], [[0, -1, -1]], optimizer, { target: 'base' });
@@ -163,18 +165,32 @@ export async function accumulateGradients(
   sequences: readonly (readonly number[])[],
   weights: readonly ArrayLike<number>[],
   optimizer: ResidentOptimizer,
-  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[] },
-): Promise<{ objective: number }> {
+  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted },
+): Promise<{ objective: number } & Partial<ScoreResult>> {
   if (options.target === 'lora' && !options.adapter) throw new RangeError("target 'lora' needs an adapter");
-  const { session, built } = await engine.training(options.target, options.entropyWeights !== undefined, options.adapter?.config);
-  const { feeds } = weightedFeeds(engine, rope, sequences, weights, options.entropyWeights);
+  const entropy = options.entropyWeights !== undefined ? 'objective' : options.scores?.entropy ? 'output' : 'none';
+  const { session, built } = await engine.training(options.target, entropy, options.adapter?.config);
+  const { feeds, padding, length: T } = weightedFeeds(engine, rope, sequences, weights, options.entropyWeights);
   const resident = new Map(optimizer.names.map((n) => [n, optimizer.parameter(n)] as const));
   const accumulation = optimizer.accumulation();
-  const outputs = [GRAPH_IO.objective, ...built.gradientOf.map((n) => nextName(accumulatorName(n)))];
+  // The pass computes the log-probs (and entropies) anyway: asking for them costs a copy, not a pass.
+  const scored = options.scores ? [GRAPH_IO.logprobs, ...(options.scores.entropy ? [GRAPH_IO.entropy] : [])] : [];
+  const outputs = [GRAPH_IO.objective, ...scored, ...built.gradientOf.map((n) => nextName(accumulatorName(n)))];
   const out = await session.run(
     { ...feeds, ...accumulation.feeds, ...(await engine.weightFeeds(built, { ...options, resident })) },
     { outputs, ...(accumulation.into ? { into: accumulation.into } : {}) },
   );
   optimizer.accumulated(out);
-  return { objective: (out[GRAPH_IO.objective]!.data as Float32Array)[0]! };
+  const objective = (out[GRAPH_IO.objective]!.data as Float32Array)[0]!;
+  if (!options.scores) return { objective };
+  return {
+    objective,
+    logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, T),
+    ...(options.scores.entropy ? { entropies: unpack(out[GRAPH_IO.entropy]!.data as Float32Array, sequences, padding, T) } : {}),
+  };
+}
+
+/** Which scores a training pass should hand back besides accumulating: the log-probs, and the entropies when `entropy`. */
+export interface ScoresWanted {
+  readonly entropy?: boolean;
 }

@@ -84,6 +84,8 @@ function declareWeights(g: Graph, config: ModelConfig, lora: LoraConfig | undefi
  * With `entropy: true` it also outputs `entropy` [B, T], the entropy of each position's full
  * next-token distribution, and (with gradients) takes `entropy_weights` [B, T]: the objective
  * becomes `Σ token_weights · logprobs + Σ entropy_weights · entropy` (an entropy bonus).
+ * With `entropyGradient: false` the entropy is only an output: the objective is the log-prob
+ * term alone and there is no `entropy_weights` input (a training pass that also reports entropies).
  * With `accumulate: true` the gradients are not outputs of their own: each is added to a resident
  * accumulator (`gradacc.<name>` in, `gradacc.<name>.next` out; see `ResidentOptimizer`), which is
  * how the trainer sums micro-batches without the gradients leaving the session.
@@ -91,7 +93,7 @@ function declareWeights(g: Graph, config: ModelConfig, lora: LoraConfig | undefi
  * @example
  * const built = buildScoringGraph(cfg, { gradients: 'base' });
  */
-export function buildScoringGraph(config: ModelConfig, options: { lora?: LoraConfig; gradients?: GradientTarget; entropy?: boolean; accumulate?: boolean } = {}): BuiltGraph {
+export function buildScoringGraph(config: ModelConfig, options: { lora?: LoraConfig; gradients?: GradientTarget; entropy?: boolean; entropyGradient?: boolean; accumulate?: boolean } = {}): BuiltGraph {
   const gradients = options.gradients ?? 'none';
   const g = new Graph(`${config.arch}_scoring${options.entropy ? '_entropy' : ''}`);
   const inputIds = g.input(GRAPH_IO.inputIds, 'int64', ['batch', 'seq']);
@@ -114,7 +116,7 @@ export function buildScoringGraph(config: ModelConfig, options: { lora?: LoraCon
     gradientOf = gradients === 'lora' ? loraNames : base;
     const params = gradientOf.map((n) => tensors.get(n)!);
     let grads: Map<Tensor, Tensor>;
-    if (entropy) {
+    if (entropy && options.entropyGradient !== false) {
       // Objective Σ token_weights·logprobs + Σ entropy_weights·entropy: an entropy bonus's gradient.
       const entropyWeights = g.input(GRAPH_IO.entropyWeights, 'float32', ['batch', 'seq']);
       const objective = logprobs.mul(tokenWeights).sum().add(entropy.mul(entropyWeights).sum());

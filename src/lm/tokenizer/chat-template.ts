@@ -20,7 +20,8 @@ export interface ChatMessage {
 /** A tool offered to the model in the OpenAI `tools` format. */
 export interface ChatTool {
   readonly type: 'function';
-  readonly function: { readonly name: string; readonly description: string; readonly parameters: unknown };
+  /** `return`: JSON Schema of the result, as transformers' `get_json_schema` writes it (rendered when present). */
+  readonly function: { readonly name: string; readonly description: string; readonly parameters: unknown; readonly return?: unknown };
 }
 
 /** Options of chat-template rendering. */

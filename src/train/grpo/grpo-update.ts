@@ -4,9 +4,9 @@
  * through one optimizer update. This is the part a faster backend replaces.
  */
 import type { TrainConfig } from '../config/schema.js';
-import { policyLoss, type LossSequence, type PolicyLossMetrics } from '../math/policy-loss.js';
+import { policyLoss, type PolicyLossMetrics } from '../math/policy-loss.js';
 import type { PolicyOptimizer } from '../optim/policy-optimizer.js';
-import type { TrainablePolicy } from '../policy/trainable-policy.js';
+import type { TokenScores, TrainablePolicy } from '../policy/trainable-policy.js';
 import type { Episode } from '../rollout/episode.js';
 import { TrainError } from '../train-error.js';
 import { tokenCredit, type EpisodeCredit } from './credit-assignment.js';
@@ -64,14 +64,52 @@ export async function grpoUpdate(
   if (sequences.length === 0 || !masks.some((m) => m.some((v) => v > 0))) return { metrics, skippedBecause, scoredTokens };
   const loss = cfg.grpo.loss;
   const reference = loss.beta > 0 ? await policy.score(sequences, { reference: true }) : undefined;
+  // μ = 1: no update happens between sampling and this one, so the old log-probs are the current
+  // ones, and the sampling-time log-probs are both (ratios 1): no scoring pass is needed, and the
+  // backward pass reports the log-probs and entropies the metrics read. The entropy bonus needs
+  // the entropies before the backward, so it keeps the scoring pass.
+  const sampled =
+    cfg.grpo.muIterations === 1 && loss.entropyCoef === 0 && episodes.every((e) => e.samplingLogprobs?.length === e.tokens.length)
+      ? episodes.map((e): TokenScores => ({ logprobs: Float32Array.from(e.samplingLogprobs!) }))
+      : undefined;
   let old: Float32Array[] | undefined;
   let lossMetrics: PolicyLossMetrics | undefined;
   let lastLoss = 0;
   let gradNorm = 0;
   // Per-token advantages are fixed for the batch: spread them once, not on every μ-iteration.
   const lossAdvantages = episodes.map((e) => tokenCredit(e, credit.get(e)!));
+  const lossOf = (scores: readonly TokenScores[], oldLogprobs: readonly Float32Array[]) => {
+    const result = policyLoss(
+      episodes.map((_, i) => ({
+        logprobs: scores[i]!.logprobs,
+        oldLogprobs: oldLogprobs[i]!,
+        mask: masks[i]!,
+        advantage: lossAdvantages[i]!,
+        ...(reference ? { refLogprobs: reference[i]!.logprobs } : {}),
+        ...(scores[i]!.entropies ? { entropies: scores[i]!.entropies } : {}),
+      })),
+      {
+        epsilonLow: loss.epsilonLow,
+        epsilonHigh: loss.epsilonHigh,
+        beta: loss.beta,
+        klEstimator: loss.klEstimator,
+        entropyCoef: loss.entropyCoef,
+        aggregation: loss.aggregation,
+        importanceLevel: loss.importanceLevel,
+        maxCompletionTokens: completionTokenBudget(cfg.rollout),
+      },
+    );
+    if (!Number.isNaN(result.metrics.entropy)) return result;
+    // Backends without entropies: −log p of the sampled tokens is an unbiased per-token
+    // entropy estimate at temperature 1 (E[−log p(x)] = H).
+    let sum = 0, count = 0;
+    scores.forEach((s, i) => masks[i]!.forEach((m, t) => {
+      if (m > 0) { sum -= s.logprobs[t]!; count++; }
+    }));
+    return { ...result, metrics: { ...result.metrics, entropy: count ? sum / count : Number.NaN } };
+  };
   for (let iteration = 0; iteration < cfg.grpo.muIterations; iteration++) {
-    const scores = await policy.score(sequences, { entropy: true });
+    const scores = sampled ?? (await policy.score(sequences, { entropy: true }));
     scoredTokens += sequences.reduce((a, s) => a + s.length, 0);
     if (loss.entropyCoef > 0 && scores.some((s) => !s.entropies)) {
       throw new TrainError(
@@ -80,42 +118,23 @@ export async function grpoUpdate(
       );
     }
     old ??= scores.map((s) => s.logprobs);
-    const lossInput: LossSequence[] = episodes.map((_, i) => ({
-      logprobs: scores[i]!.logprobs,
-      oldLogprobs: old![i]!,
-      mask: masks[i]!,
-      advantage: lossAdvantages[i]!,
-      ...(reference ? { refLogprobs: reference[i]!.logprobs } : {}),
-      ...(scores[i]!.entropies ? { entropies: scores[i]!.entropies } : {}),
-    }));
-    const result = policyLoss(lossInput, {
-      epsilonLow: loss.epsilonLow,
-      epsilonHigh: loss.epsilonHigh,
-      beta: loss.beta,
-      klEstimator: loss.klEstimator,
-      entropyCoef: loss.entropyCoef,
-      aggregation: loss.aggregation,
-      importanceLevel: loss.importanceLevel,
-      maxCompletionTokens: completionTokenBudget(cfg.rollout),
-    });
+    const result = lossOf(scores, old);
     lossMetrics = result.metrics;
-    if (Number.isNaN(lossMetrics.entropy)) {
-      // Backends without entropies: −log p of the sampled tokens is an unbiased per-token
-      // entropy estimate at temperature 1 (E[−log p(x)] = H).
-      let sum = 0, count = 0;
-      scores.forEach((s, i) => masks[i]!.forEach((m, t) => {
-        if (m > 0) { sum -= s.logprobs[t]!; count++; }
-      }));
-      lossMetrics = { ...lossMetrics, entropy: count ? sum / count : Number.NaN };
-    }
     lastLoss = result.loss;
     const update = await applyPolicyUpdate(policy, optimizer, sequences, result.logprobGrads, loss.entropyCoef > 0 ? result.entropyGrads : undefined, {
       loss: result.loss,
       lr,
       maxGradNorm: cfg.optim.maxGradNorm,
       microBatches: cfg.optim.gradAccumulation,
+      ...(sampled ? { scores: { entropy: true } } : {}),
     });
     gradNorm = update.gradNorm;
+    if (sampled && update.scores && update.nonFinite.length === 0) {
+      // The metrics of the with-pass path: the loss at the backward pass's own log-probs (ratios 1).
+      const measured = lossOf(update.scores, update.scores.map((s) => s.logprobs));
+      lossMetrics = measured.metrics;
+      lastLoss = measured.loss;
+    }
     if (update.nonFinite.length > 0) {
       skippedBecause = update.nonFinite;
       break;

@@ -4,15 +4,21 @@
  * optimizer guard against NaN/Inf, clip and step AdamW (where the policy keeps its parameters).
  */
 import type { OptimizerStepReport, PolicyOptimizer } from '../optim/policy-optimizer.js';
-import type { TrainablePolicy } from '../policy/trainable-policy.js';
+import type { TokenScores, TrainablePolicy } from '../policy/trainable-policy.js';
 
-/** What an update did: the pre-clip gradient norm, and the non-finite entries that made it skip. */
-export type UpdateReport = OptimizerStepReport;
+/**
+ * What an update did: the pre-clip gradient norm, the non-finite entries that made it skip, and
+ * (when asked for and the backend returned them) the scores its backward pass computed.
+ */
+export interface UpdateReport extends OptimizerStepReport {
+  scores?: TokenScores[];
+}
 
 /**
  * Accumulates ∂loss/∂θ = Σ weights·∂logprob/∂θ over `microBatches` chunks (memory only: the
  * weights already carry the whole batch's normalisation, so the sum is exact), then applies
- * clipping and one AdamW step unless something is NaN/Inf.
+ * clipping and one AdamW step unless something is NaN/Inf. With `scores` the backward passes
+ * also hand back their log-probs (and entropies), for metrics without a scoring pass.
  *
  * @example
  * ```ts
@@ -25,17 +31,22 @@ export async function applyPolicyUpdate(
   sequences: readonly (readonly number[])[],
   logprobWeights: readonly Float64Array[],
   entropyWeights: readonly Float64Array[] | undefined,
-  options: { loss: number; lr: number; maxGradNorm: number; microBatches: number },
+  options: { loss: number; lr: number; maxGradNorm: number; microBatches: number; scores?: { entropy?: boolean } },
 ): Promise<UpdateReport> {
   optimizer.zeroGrad();
   const chunk = Math.max(1, Math.ceil(sequences.length / Math.max(1, options.microBatches)));
+  let scores: TokenScores[] | undefined = options.scores ? [] : undefined;
   for (let start = 0; start < sequences.length; start += chunk) {
     const end = Math.min(sequences.length, start + chunk);
-    await policy.backward(sequences.slice(start, end), logprobWeights.slice(start, end), entropyWeights?.slice(start, end));
+    const scored = await policy.backward(sequences.slice(start, end), logprobWeights.slice(start, end), entropyWeights?.slice(start, end), options.scores ? { scores: options.scores } : undefined);
+    // A backend that returns no scores for one chunk returns none at all.
+    if (scores && scored) scores.push(...scored);
+    else scores = undefined;
   }
   if (!Number.isFinite(options.loss)) {
     optimizer.zeroGrad();
     return { gradNorm: Number.NaN, nonFinite: ['loss'] };
   }
-  return optimizer.step(options.lr, options.maxGradNorm);
+  const report = await optimizer.step(options.lr, options.maxGradNorm);
+  return scores ? { ...report, scores } : report;
 }

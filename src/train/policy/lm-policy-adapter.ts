@@ -75,11 +75,19 @@ export class LmTrainablePolicy implements TrainablePolicy {
     return logprobs.map((lp, i) => (entropies ? { logprobs: lp, entropies: entropies[i]! } : { logprobs: lp }));
   }
 
-  async backward(sequences: readonly (readonly number[])[], logprobWeights: readonly Float64Array[], entropyWeights?: readonly Float64Array[]): Promise<void> {
+  async backward(
+    sequences: readonly (readonly number[])[],
+    logprobWeights: readonly Float64Array[],
+    entropyWeights?: readonly Float64Array[],
+    options: { scores?: { entropy?: boolean } } = {},
+  ): Promise<TokenScores[] | void> {
     if (!this.trainer) throw new TrainError('backward accumulates into the optimizer: call createOptimizer first');
     // The entropy graph costs extra vocabulary-sized buffers: use it only for a non-zero bonus.
     const withEntropy = entropyWeights !== undefined && entropyWeights.some((w) => w.some((v) => v !== 0));
-    await this.trainer.accumulate(sequences, logprobWeights, withEntropy ? { entropyWeights } : {});
+    const r = await this.trainer.accumulate(sequences, logprobWeights, { ...(withEntropy ? { entropyWeights } : {}), ...(options.scores ? { scores: options.scores } : {}) });
+    if (!options.scores || !r.logprobs) return;
+    const entropies = r.entropies;
+    return r.logprobs.map((lp, i) => (entropies ? { logprobs: lp, entropies: entropies[i]! } : { logprobs: lp }));
   }
 
   async createOptimizer(options: AdamWOptions): Promise<PolicyOptimizer> {

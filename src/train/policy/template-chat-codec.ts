@@ -3,6 +3,7 @@
  * (tool responses, assistant turns) are cut out of whole-conversation renderings, so the tokens
  * of a multi-turn episode are what the template itself would produce.
  */
+import type { ChatTool } from '../../lm/tokenizer/chat-template.js';
 import type { Tokenizer } from '../../lm/tokenizer/tokenizer.js';
 import type { ChatCodec, PolicyChatMessage, PolicyTool } from './trainable-policy.js';
 
@@ -41,7 +42,7 @@ export class TemplateChatCodec implements ChatCodec {
     return this.tokenizer.applyChatTemplate(messages, {
       addGenerationPrompt,
       enableThinking: false,
-      ...(tools.length ? { tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) } : {}),
+      ...(tools.length ? { tools: tools.map(chatTool) } : {}),
     });
   }
 
@@ -75,4 +76,9 @@ export class TemplateChatCodec implements ChatCodec {
   get generationPrompt(): string {
     return this.assistantOpen;
   }
+}
+
+/** A tool in the OpenAI layout the templates read; `returns` becomes transformers' `return` field. */
+function chatTool(t: PolicyTool): ChatTool {
+  return { type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters, ...(t.returns ? { return: t.returns } : {}) } };
 }

@@ -19,6 +19,11 @@ export interface PolicyTool {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
+  /**
+   * JSON Schema of the tool's result, rendered as the tool's `return` field (the layout of
+   * transformers' `get_json_schema`, which TRL uses for Python tools); absent: not rendered.
+   */
+  returns?: Record<string, unknown>;
 }
 
 /**
@@ -99,13 +104,16 @@ export interface TrainablePolicy {
   /**
    * Adds to the current optimizer's gradient accumulators (see {@link createOptimizer}) the
    * gradient of Σ_i Σ_t logprobWeights[i][t]·log p(token_t) (+ Σ entropyWeights[i][t]·H_t when
-   * given); throws when no optimizer was created.
+   * given); throws when no optimizer was created. With `options.scores` a backend may also return
+   * the scores its pass computed (what `score` would return under the same weights, with
+   * entropies when `scores.entropy`); one that returns nothing leaves the caller to do without.
    */
   backward(
     sequences: readonly (readonly number[])[],
     logprobWeights: readonly Float64Array[],
     entropyWeights?: readonly Float64Array[],
-  ): Promise<void>;
+    options?: { scores?: { entropy?: boolean } },
+  ): Promise<TokenScores[] | void>;
   /**
    * AdamW over the trained tensors (LoRA adapters, or all weights), with fresh moments; it
    * replaces the previous optimizer. The backend keeps parameters, moments and gradients where

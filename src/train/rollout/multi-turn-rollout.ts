@@ -9,7 +9,7 @@ import type { Rng } from '../../base/rng.js';
 import { parseAssistantReply } from '../../lm/tool-calls.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import type { Episode, TurnRecord } from './episode.js';
-import { promptToolsOf, resetOptionsOf, type EpisodeSpec, type RolloutTask } from './rollout-task.js';
+import { openingMessages, promptToolsOf, resetOptionsOf, type EpisodeSpec, type RolloutTask } from './rollout-task.js';
 import { TrainError } from '../train-error.js';
 
 /** Limits and sampling settings of a rollout. */
@@ -123,13 +123,7 @@ export async function rolloutEpisodes<Obs>(
   const running: Running<Obs>[] = [];
   for (const job of jobs) {
     const [obs, info] = await job.env.reset(resetOptionsOf(job.spec));
-    const prompt = codec.encodeStart(
-      [
-        { role: 'system', content: task.systemPrompt },
-        { role: 'user', content: task.renderInitial(obs, info) },
-      ],
-      promptToolsOf(task),
-    );
+    const prompt = codec.encodeStart(openingMessages(task, obs, info), promptToolsOf(task));
     if (prompt.length + 1 >= options.maxTotalTokens) {
       throw new RolloutConfigError(
         `the prompt alone has ${prompt.length} tokens but rollout.maxTotalTokens is ${options.maxTotalTokens}: ` +
@@ -146,6 +140,7 @@ export async function rolloutEpisodes<Obs>(
         question: task.questionOf(obs, info),
         tokens: [...prompt],
         mask: prompt.map(() => 0),
+        samplingLogprobs: prompt.map(() => 0),
         promptLength: prompt.length,
         turns: [],
         rewardComponents: {},
@@ -185,6 +180,9 @@ export async function rolloutEpisodes<Obs>(
       const tokenSpan = [ep.tokens.length, ep.tokens.length + out.tokens.length] as const;
       ep.tokens.push(...out.tokens);
       ep.mask.push(...out.tokens.map(() => 1));
+      // A backend that reports no per-token log-probs leaves the episode without sampling log-probs.
+      if (out.logprobs.length === out.tokens.length) ep.samplingLogprobs?.push(...out.logprobs);
+      else delete ep.samplingLogprobs;
       ep.generatedTokens += out.tokens.length;
       const extra = extraCalls > 0 ? { extraCallsIgnored: extraCalls } : {};
       const extraRepairs = extraCalls > 0 ? [EXTRA_CALLS_REPAIR] : [];
@@ -224,6 +222,7 @@ export async function rolloutEpisodes<Obs>(
           } else {
             ep.tokens.push(...response);
             ep.mask.push(...response.map(() => 0));
+            ep.samplingLogprobs?.push(...response.map(() => 0));
           }
         }
       } catch (err) {

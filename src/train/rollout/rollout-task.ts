@@ -5,7 +5,7 @@
  */
 import type { ResetOptions } from '../../gym/env.js';
 import type { Info } from '../../gym/env.js';
-import type { PolicyTool } from '../policy/trainable-policy.js';
+import type { PolicyChatMessage, PolicyTool } from '../policy/trainable-policy.js';
 
 /** Which episode to start: the env reset arguments (same seed/options → same question). */
 export interface EpisodeSpec {
@@ -28,6 +28,7 @@ export interface EpisodeSpec {
  * ```
  */
 export interface RolloutTask<Obs> {
+  /** The system message; empty: the prompt has no system message (only the user message and the tools). */
   systemPrompt: string;
   tools: PolicyTool[];
   /**
@@ -68,4 +69,18 @@ export function promptToolsOf<Obs>(task: RolloutTask<Obs>): PolicyTool[] {
  */
 export function resetOptionsOf(spec: EpisodeSpec): ResetOptions {
   return spec.options ? { seed: spec.seed, options: spec.options } : { seed: spec.seed };
+}
+
+/**
+ * The opening messages of an episode: the task's system prompt (none when it is empty) and the
+ * first user message rendered from the reset observation.
+ *
+ * @example
+ * ```ts
+ * codec.encodeStart(openingMessages(task, obs, info), promptToolsOf(task));
+ * ```
+ */
+export function openingMessages<Obs>(task: RolloutTask<Obs>, obs: Obs, info: Info): PolicyChatMessage[] {
+  const user: PolicyChatMessage = { role: 'user', content: task.renderInitial(obs, info) };
+  return task.systemPrompt ? [{ role: 'system', content: task.systemPrompt }, user] : [user];
 }

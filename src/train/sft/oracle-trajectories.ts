@@ -6,7 +6,7 @@
 import type { Env, Info } from '../../gym/env.js';
 import type { ChatCodec } from '../policy/trainable-policy.js';
 import { actionFromText } from '../rollout/multi-turn-rollout.js';
-import { promptToolsOf, resetOptionsOf, type EpisodeSpec, type RolloutTask } from '../rollout/rollout-task.js';
+import { openingMessages, promptToolsOf, resetOptionsOf, type EpisodeSpec, type RolloutTask } from '../rollout/rollout-task.js';
 
 /** An agent that picks actions from observations (RandomAgent, OracleAgent, NoisyAgent…). */
 export interface ScriptedAgent<Obs> {
@@ -61,13 +61,7 @@ export async function agentTrajectory<Obs>(
 ): Promise<SftSequence> {
   let [obs, info] = await env.reset(resetOptionsOf(spec));
   await agent.reset?.(obs, info);
-  const tokens = codec.encodeStart(
-    [
-      { role: 'system', content: task.systemPrompt },
-      { role: 'user', content: task.renderInitial(obs, info) },
-    ],
-    promptToolsOf(task),
-  );
+  const tokens = codec.encodeStart(openingMessages(task, obs, info), promptToolsOf(task));
   const mask = tokens.map(() => 0);
   const assistantTexts: string[] = [];
   let correct = false;

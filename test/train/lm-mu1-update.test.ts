@@ -1,0 +1,106 @@
+/**
+ * μ = 1 with the real (ONNX) policy: the update takes the old and current log-probs from
+ * sampling and runs no scoring pass of its own; its gradient, parameters and metrics equal the
+ * with-pass path's (the same episodes without sampling log-probs) to float rounding.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../../src/base/rng.js';
+import { LoraAdapter, Policy, createTinyModel, loadModel, type LanguageModel } from '../../src/lm/index.js';
+import { resolveTrainConfig } from '../../src/train/config/load-config.js';
+import { grpoUpdate } from '../../src/train/grpo/grpo-update.js';
+import { LmTrainablePolicy } from '../../src/train/policy/lm-policy-adapter.js';
+import type { TokenScores } from '../../src/train/policy/trainable-policy.js';
+import type { Episode } from '../../src/train/rollout/episode.js';
+
+const root = mkdtempSync(join(tmpdir(), 'lm-mu1-'));
+let model: LanguageModel;
+
+beforeAll(async () => {
+  await createTinyModel(join(root, 'tiny'), { arch: 'qwen3', layers: 2, hidden: 32, heads: 2, kvHeads: 1, vocabSize: 300, seed: 5, initStd: 0.3 });
+  model = await loadModel(join(root, 'tiny'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** A LoRA policy with its optimizer, counting its non-reference scoring passes and keeping the gradient of its last step. */
+async function trainable() {
+  // Random LoRA B matrices: the policy differs from its reference (adapters off), so the KL term is live.
+  const adapter = LoraAdapter.create(model.config, { rank: 2, alpha: 4, targetModules: ['q_proj', 'v_proj', 'down_proj'] }, { seed: 3, initB: 'random' });
+  const lm = await Policy.create(model, { adapter, intraOpThreads: 1 });
+  const policy = new LmTrainablePolicy(lm);
+  let passes = 0;
+  const score = policy.score.bind(policy);
+  policy.score = (sequences, options = {}): Promise<TokenScores[]> => {
+    if (!options.reference) passes++;
+    return score(sequences, options);
+  };
+  const optimizer = await policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
+  const gradient = new Map<string, Float32Array>();
+  const step = optimizer.step.bind(optimizer);
+  optimizer.step = async (lr, maxGradNorm) => {
+    for (const [name, g] of await lm.activeTrainer!.readGradients()) gradient.set(name, g.data.slice());
+    return step(lr, maxGradNorm);
+  };
+  return { policy, passes: () => passes, optimizer, gradient };
+}
+
+const config = resolveTrainConfig({
+  mode: 'grpo',
+  runDir: '/tmp/unused',
+  rollout: { numGenerations: 4, questionsPerStep: 1, maxTurns: 1, maxNewTokensPerTurn: 8, maxTotalTokens: 64, temperature: 1 },
+  grpo: { loss: { beta: 0.04, epsilonLow: 0.2, epsilonHigh: 0.28, aggregation: 'token_mean' } },
+  optim: { lr: 1e-2, warmupSteps: 0, maxGradNorm: 1 },
+});
+
+describe('μ = 1 without an old-log-prob pass (ONNX policy)', () => {
+  it('the sampling log-probs are the scored ones, and the update equals the with-pass update', async () => {
+    const a = await trainable();
+    const b = await trainable();
+    try {
+      const prompts = [[1, 20, 30, 40, 50, 60], [1, 20, 30, 40, 50, 60], [7, 8, 9], [7, 8, 9]];
+      const gens = await a.policy.generate(prompts.map((prompt) => ({ prompt, maxNewTokens: 8, temperature: 1, topP: 1 })), new Rng(3));
+      const episodes: Episode[] = gens.map((g, i) => ({
+        group: 0,
+        question: 'q',
+        tokens: [...prompts[i]!, ...g.tokens],
+        mask: [...prompts[i]!.map(() => 0), ...g.tokens.map(() => 1)],
+        samplingLogprobs: [...prompts[i]!.map(() => 0), ...g.logprobs],
+        promptLength: prompts[i]!.length,
+        turns: [],
+        rewardComponents: {},
+        finished: true,
+        truncatedByTokens: false,
+        correct: false,
+        generatedTokens: g.tokens.length,
+      }));
+      // The premise: what generation reports is what a scoring pass gives, to float rounding.
+      const scored = await a.policy.score(episodes.map((e) => e.tokens));
+      episodes.forEach((e, i) => e.mask.forEach((m, t) => m && expect(e.samplingLogprobs![t]!).toBeCloseTo(scored[i]!.logprobs[t]!, 5)));
+      const passesBefore = a.passes();
+
+      const credit = new Map(episodes.map((e, i) => [e, [1.2, -0.4, 0.3, -1.1][i]!] as const));
+      const withoutPass = await grpoUpdate(a.policy, a.optimizer, episodes, credit, config, 1e-2);
+      expect(a.passes() - passesBefore).toBe(0);
+      const stripped = episodes.map(({ samplingLogprobs: _, ...e }) => e as Episode);
+      const withPass = await grpoUpdate(b.policy, b.optimizer, stripped, new Map(stripped.map((e, i) => [e, credit.get(episodes[i]!)!] as const)), config, 1e-2);
+      expect(b.passes()).toBe(1);
+
+      for (const k of ['loss', 'kl', 'entropy', 'grad_norm']) {
+        expect(Math.abs(withoutPass.metrics[k]! - withPass.metrics[k]!)).toBeLessThanOrEqual(1e-5 * Math.max(1e-3, Math.abs(withPass.metrics[k]!)));
+      }
+      expect(withPass.metrics['kl']).toBeGreaterThan(0);
+      // The accumulated gradients agree to float rounding (relative to the largest entry of each tensor).
+      expect(a.gradient.size).toBeGreaterThan(0);
+      for (const [name, ga] of a.gradient) {
+        const gb = b.gradient.get(name)!;
+        const scale = gb.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+        for (let i = 0; i < ga.length; i++) expect(Math.abs(ga[i]! - gb[i]!)).toBeLessThanOrEqual(1e-5 * scale + 1e-9);
+      }
+    } finally {
+      await a.policy.dispose();
+      await b.policy.dispose();
+    }
+  });
+});

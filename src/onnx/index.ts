@@ -42,5 +42,4 @@ export { adamw, type AdamWConfig } from './optim/adamw.js';
 export { sgd, type SgdConfig } from './optim/sgd.js';
 export { clipByGlobalNorm } from './optim/clip.js';
 export { TrainStep, type TrainStepSpec, type StepResult } from './optim/train-step.js';
-export { WorkerTrainStep } from './optim/worker-train-step.js';
 export { ResidentOptimizer, type ResidentParameterSpec, type ResidentStepReport, type ResidentOptimizerState } from './optim/resident-optimizer.js';

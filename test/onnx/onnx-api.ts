@@ -17,5 +17,5 @@ export { toOrt } from '../../src/onnx/runtime/host-tensor.js';
 export { gpuEvidence } from '../../src/onnx/runtime/doctor.js';
 export { adamwReferenceStep, sgdReferenceStep, clipReference } from '../../src/onnx/optim/reference.js';
 export { appendGradientAccumulation, accumulatorName } from '../../src/onnx/optim/resident-optimizer.js';
-export { buildTrainStep, nextName, type TrainStepLayout } from '../../src/onnx/optim/train-step.js';
+export { nextName } from '../../src/onnx/optim/train-step.js';
 export { decoderBlock, blockParams, ropeConstants, mlpHidden, type BlockParams } from '../../src/onnx/models/decoder.js';

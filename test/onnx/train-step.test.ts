@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Graph, Runtime, TrainStep, WorkerTrainStep, adamw, type Tensor, adamwReferenceStep, clipReference, hostTensor, sgd, sgdReferenceStep } from './onnx-api.js';
+import { Graph, Runtime, TrainStep, adamw, type Tensor, adamwReferenceStep, clipReference, hostTensor, sgd, sgdReferenceStep } from './onnx-api.js';
 
 /** loss = mean((x·w − y)²) for x [n, k], w [k]: gradient (2/n)·xᵀ(xw − y). */
 function linearGrad(x: number[][], y: number[], w: Float64Array): Float64Array {
@@ -71,21 +71,5 @@ describe('TrainStep (fused forward + backward + clip + update, state resident be
     expect(ts.stats.runs).toBe(5);
     ts.close();
     await rt.close();
-  });
-
-  it('runs in a worker thread with the same numbers, keeping state there between steps', async () => {
-    const { graph, loss, w } = regression();
-    const ts = await WorkerTrainStep.create({ graph, loss, params: [w], optimizer: sgd({ momentum: 0.5 }), initial: { w: Float64Array.of(0, 0) } }, { optimization: 'basic' });
-    const p = new Float64Array(2);
-    const buf = new Float64Array(2);
-    for (let t = 1; t <= 3; t++) {
-      const g = linearGrad(X, Y, p);
-      await ts.step(batch, 0.02);
-      sgdReferenceStep(p, g, buf, 0.02, { momentum: 0.5 });
-    }
-    const got = (await ts.parameters())['w'] as Float64Array;
-    got.forEach((val, i) => expect(val).toBeCloseTo(p[i]!, 12));
-    await ts.close();
-    await expect(ts.step(batch, 0.1)).rejects.toThrow(/after close/);
   });
 });

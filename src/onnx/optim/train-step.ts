@@ -35,19 +35,19 @@ export interface TrainStepSpec {
 }
 
 /** Result of one step. */
-export interface StepResult<T = OrtTensor> {
+export interface StepResult {
   readonly loss: number;
   /** Global gradient norm before clipping (when clipping is on). */
   readonly gradNorm?: number;
   /** The requested extra outputs. */
-  readonly extra: Readonly<Record<string, T>>;
+  readonly extra: Readonly<Record<string, OrtTensor>>;
 }
 
 /**
- * What a compiled step graph expects and produces, independent of where it runs (this thread or
- * a worker): parameter and state input names, extra outputs, and initial values.
+ * What a compiled step graph expects and produces: parameter and state input names, extra
+ * outputs, and initial values.
  */
-export interface TrainStepLayout {
+interface TrainStepLayout {
   readonly dtype: DType;
   readonly paramNames: readonly string[];
   /** Parameters and optimizer-state tensors, each fed as `name` and produced as `name.next`. */
@@ -62,17 +62,8 @@ const LR = '__lr';
 /** Output name of the next value of a parameter or state tensor. */
 export const nextName = (name: string): string => `${name}.next`;
 
-/**
- * Append backward, clipping and the optimizer update to `spec.graph` and describe the result.
- * {@link TrainStep.create} and {@link WorkerTrainStep.create} call this; use it directly to save
- * the step model.
- *
- * @example
- * ```ts
- * const { graph, layout } = buildTrainStep({ graph: g, loss, params, optimizer: sgd(), initial });
- * ```
- */
-export function buildTrainStep(spec: TrainStepSpec): { graph: Graph; layout: TrainStepLayout } {
+/** Append backward, clipping and the optimizer update to `spec.graph` and describe the result. */
+function buildTrainStep(spec: TrainStepSpec): { graph: Graph; layout: TrainStepLayout } {
   const { graph: g, loss, params, optimizer } = spec;
   const dtype = params[0]?.dtype;
   if (!dtype) throw new GraphError('TrainStep: no parameters');
@@ -146,21 +137,6 @@ export class TrainStep {
     const onDevice = runtime.provider !== 'cpu';
     const session = await runtime.session(graph, onDevice ? { keepOnDevice: layout.stateNames.map(nextName) } : {});
     return new TrainStep(session, layout);
-  }
-
-  /** Drive an already compiled step model (see {@link buildTrainStep}); used by the worker host. */
-  static fromSession(session: OnnxSession, layout: TrainStepLayout): TrainStep {
-    return new TrainStep(session, layout);
-  }
-
-  /** Element type of parameters and state. */
-  get dtype(): DType { return this.layout.dtype; }
-
-  /** Shape of a parameter or state tensor. */
-  dims(name: string): readonly number[] {
-    const entry = this.layout.initial[name];
-    if (!entry) throw new GraphError(`TrainStep: no parameter or state named ${name}`);
-    return entry.dims;
   }
 
   /** Steps taken so far. */

@@ -1,6 +1,6 @@
 /**
- * Starting an onnxruntime worker thread, shared by {@link WorkerSession} and WorkerTrainStep:
- * both post a `create` message and wait for the worker to answer `ready` before taking calls.
+ * Starting an onnxruntime worker thread for a {@link WorkerSession}: post a `create` message and
+ * wait for the worker to answer `ready` before taking calls.
  */
 import { Worker } from 'node:worker_threads';
 import { SessionError } from './errors.js';
@@ -8,7 +8,7 @@ import type { WireSessionOptions } from './worker-protocol.js';
 import type { ProviderName } from './providers.js';
 import type { OptimizationLevel } from './session.js';
 
-/** Options of a worker-hosted session (`WorkerSession.create`, `WorkerTrainStep.create`). */
+/** Options of a worker-hosted session (`WorkerSession.create`). */
 export interface WorkerSessionOptions {
   readonly provider?: ProviderName;
   readonly optimization?: OptimizationLevel;

@@ -5,6 +5,7 @@ import { SqlSandboxError } from './errors.js';
 import type { QueryLimits } from './limits.js';
 import type { QueryResult, SqlCell } from './query-result.js';
 import type { SqliteConnection } from './read-only-connection.js';
+import type { PreparedRead, StatementCache } from './statement-cache.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -23,6 +24,9 @@ const MAX_DQS_REWRITES = 32;
  * read again from the start with exact (BigInt) integers: the result is always what an exact read
  * gives, and the BigInt per integer is paid only by results that hold such large numbers.
  *
+ * With `statements`, the statement compiled for this SQL text on this connection before is run
+ * again instead of being compiled again (see {@link StatementCache}).
+ *
  * @throws SqlSandboxError with `sql_error`, `forbidden_sql` or `result_too_large`.
  * @example
  * ```ts
@@ -33,10 +37,12 @@ export function executeReadQuery(
   db: SqliteConnection,
   sql: string,
   limits: QueryLimits,
+  statements?: StatementCache,
 ): Omit<QueryResult, 'elapsedMs'> {
-  const stmt = prepareRead(db, sql);
-  stmt.raw(true);
-  const columns = stmt.columns().map((c) => c.name);
+  const prepared = statements ? statements.get(db, sql, () => prepareRead(db, sql)) : prepareRead(db, sql);
+  const stmt = prepared.stmt;
+  // A fresh array each time: the result is handed on and may be changed by its receiver.
+  const columns = prepared.columns.slice();
   try {
     stmt.safeIntegers(false);
     const fast = readRows(stmt, limits, false);
@@ -119,7 +125,7 @@ function readRows(stmt: Statement, limits: QueryLimits, exactIntegers: boolean):
 }
 
 /** Prepare `sql`, retrying with SQLite's legacy double-quoted-string rule, and check it only reads. */
-function prepareRead(db: SqliteConnection, sql: string): Statement {
+function prepareRead(db: SqliteConnection, sql: string): PreparedRead {
   let text = sql;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -136,7 +142,8 @@ function prepareRead(db: SqliteConnection, sql: string): Statement {
           'SQLite reports that this statement would write to the database; the database is read-only. Use SELECT.',
         );
       }
-      return stmt;
+      stmt.raw(true);
+      return { stmt, columns: stmt.columns().map((c) => c.name) };
     } catch (e) {
       if (e instanceof SqlSandboxError) throw e;
       const name = unresolvedDoubleQuoted((e as Error).message);

@@ -11,16 +11,19 @@ import { ConnectionCache } from './connection-cache.js';
 import { SqlSandboxError } from './errors.js';
 import { executeReadQuery } from './execute-read-query.js';
 import { BlockingFrameReader, createPackr, encodeFrame, FrameDecoder, writeFullySync } from './frame-channel.js';
+import { StatementCache } from './statement-cache.js';
 import { PIPE_CHANNEL_FLAG, type QueryRequest, type WorkerMessage } from './worker-protocol.js';
 
 // Room for every database of a typical dataset (Spider sample: 11, bundled: 12) so that
 // episodes cycling through databases do not reopen connections.
 const connections = new ConnectionCache(32);
+// As Python's sqlite3 does per connection: SQL sent again is run again without being compiled again.
+const statements = new StatementCache(128);
 
 function handle(request: QueryRequest): WorkerMessage {
   try {
     const db = connections.get(request.dbPath);
-    const { rows, ...rest } = executeReadQuery(db, request.sql, request.limits);
+    const { rows, ...rest } = executeReadQuery(db, request.sql, request.limits, statements);
     return { type: 'result', id: request.id, result: rest.truncated ? { ...rest, rows } : rest };
   } catch (e) {
     const error =

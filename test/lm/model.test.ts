@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanguageModel, LoraAdapter, Policy, createTinyModel, loadModel, parseAssistantReply } from '../../src/lm/index.js';
+import { sharedRows } from '../../src/lm/compute/generate.js';
 
 const root = mkdtempSync(join(tmpdir(), 'lm-model-'));
 let model: LanguageModel;
@@ -99,6 +100,29 @@ describe('generation', () => {
     expect(new Set(cached[0]!.tokenIds).size).toBeGreaterThan(3);
     const single = await policy.generate([prompts()[1]!], { maxTokens: 24, temperature: 0, stopTokenIds: [] });
     expect(single[0]!.tokenIds).toEqual(cached[1]!.tokenIds);
+  });
+
+  it('prefills a prompt shared by several rows once; the rows sample as if each had its own prefill', async () => {
+    const [p, q] = prompts() as [number[], number[]];
+    const batch = [p, q, p, p];
+    let shared = -1;
+    let sharedMs = 0;
+    const cached = await policy.generate(batch, { maxTokens: 10, temperature: 1, seed: 9, stopTokenIds: [], onTimings: (t) => (sharedMs = t.prefillMs, shared = t.decodeSteps) });
+    expect(shared).toBe(9);
+    expect(sharedMs).toBeGreaterThan(0);
+    // kvCache: false reruns every row's whole sequence (no sharing): same samples, same log-probs.
+    const uncached = await policy.generate(batch, { maxTokens: 10, temperature: 1, seed: 9, stopTokenIds: [], kvCache: false });
+    cached.forEach((g, i) => {
+      expect(g.tokenIds).toEqual(uncached[i]!.tokenIds);
+      close(g.logprobs, uncached[i]!.logprobs, 1e-4);
+    });
+    // The rows that share p sample independently.
+    expect(new Set([0, 2, 3].map((i) => cached[i]!.tokenIds.join(','))).size).toBeGreaterThan(1);
+  });
+
+  it('sharedRows maps rows to their distinct prompts, and finds nothing to share among distinct ones', () => {
+    expect(sharedRows([[1, 2], [3], [1, 2]])).toEqual({ prompts: [[1, 2], [3]], rowOf: [0, 1, 0] });
+    expect(sharedRows([[1, 2], [1], [2, 1]])).toBeUndefined();
   });
 
   it('reports log-probs equal to scoring the completed sequence', async () => {

@@ -73,6 +73,19 @@ export function positionsFromMask(mask: Uint8Array, batchSize: number, length: n
 }
 
 /**
+ * Row `rowOf[b]` of a row-major [n, width] array for every b: a [rowOf.length, width] array
+ * (e.g. one prompt's KV cache copied to each row that continues it).
+ *
+ * @example
+ * gatherRows(new Float32Array([1, 2, 3, 4]), [1, 1, 0], 2); // [3, 4, 3, 4, 1, 2]
+ */
+export function gatherRows<T extends Float32Array | BigInt64Array | Uint8Array>(data: T, rowOf: readonly number[], width: number): T {
+  const out = new (data.constructor as new (n: number) => T)(rowOf.length * width);
+  rowOf.forEach((r, b) => out.set(data.subarray(r * width, (r + 1) * width) as never, b * width));
+  return out;
+}
+
+/**
  * Additive attention mask [B, 1, T, S] for T new queries that follow `pastLength` cached
  * positions: query t may see key s when s ≤ pastLength + t (causal) and key s is not padding.
  *

@@ -1,7 +1,7 @@
 import { Rng } from '../../base/rng.js';
 import { GRAPH_IO } from '../graph/graphs.js';
 import { onnxTensor, type OnnxHostTensor, type OrtTensor } from '../graph/onnx.js';
-import { attentionBias, checkTokenIds, packLeft, positionsFromMask, type RopeCache } from './batch.js';
+import { attentionBias, checkTokenIds, gatherRows, packLeft, positionsFromMask, type RopeCache } from './batch.js';
 import type { ModelEngine, WeightSource } from './engine.js';
 import { logSoftmax, sampleToken, type SamplingOptions } from './sampling.js';
 
@@ -92,20 +92,24 @@ export async function generateTokens(
   const decode = useCache ? await engine.decode(lora) : undefined;
   const weightFeeds = await engine.weightFeeds(prefill.built, options);
 
-  const packed = packLeft(rows.map((r) => r.prompt), padId);
+  // Rows with the same prompt (a GRPO group's K samples) share one prefill: the prompt's keys and
+  // values are computed once and copied to every row that continues it. Host copies, so CPU only.
+  const shared = useCache && engine.runtime.provider === 'cpu' ? sharedRows(rows.map((r) => r.prompt)) : undefined;
+  const packed = packLeft(shared ? shared.prompts : rows.map((r) => r.prompt), padId);
   let length = packed.length;
   let ids = packed.ids;
   let mask = packed.mask;
-  let cache: Record<string, OrtTensor> | undefined;
+  let cache: Record<string, OrtTensor | OnnxHostTensor> | undefined;
   const lastPosition = rows.map((r) => r.prompt.length - 1);
 
   const runFull = async (): Promise<Float32Array> => {
-    const { cos, sin } = rope.tables(positionsFromMask(mask, B, length));
+    const n = ids.length / length;
+    const { cos, sin } = rope.tables(positionsFromMask(mask, n, length));
     const out = await prefill.session.run({
-      [GRAPH_IO.inputIds]: onnxTensor('int64', [B, length], ids),
-      [GRAPH_IO.cos]: onnxTensor('float32', [B, length, headDim], cos),
-      [GRAPH_IO.sin]: onnxTensor('float32', [B, length, headDim], sin),
-      [GRAPH_IO.attentionBias]: onnxTensor('float32', [B, 1, length, length], attentionBias(mask, B, length, 0)),
+      [GRAPH_IO.inputIds]: onnxTensor('int64', [n, length], ids),
+      [GRAPH_IO.cos]: onnxTensor('float32', [n, length, headDim], cos),
+      [GRAPH_IO.sin]: onnxTensor('float32', [n, length, headDim], sin),
+      [GRAPH_IO.attentionBias]: onnxTensor('float32', [n, 1, length, length], attentionBias(mask, n, length, 0)),
       ...weightFeeds,
     });
     releaseCache(cache);
@@ -115,6 +119,21 @@ export async function generateTokens(
 
   const started = performance.now();
   let logits = await runFull();
+  if (shared) {
+    const { rowOf } = shared;
+    logits = gatherRows(logits, rowOf, logits.length / shared.prompts.length);
+    ids = gatherRows(ids, rowOf, length);
+    mask = gatherRows(mask, rowOf, length);
+    const expanded: Record<string, OnnxHostTensor> = {};
+    for (let l = 0; l < numLayers; l++) {
+      for (const name of [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]) {
+        const t = cache![name]!;
+        const [, ...rest] = t.dims;
+        expanded[name] = onnxTensor('float32', [B, ...rest], gatherRows(t.data as Float32Array, rowOf, rest.reduce((a, d) => a * d, 1)));
+      }
+    }
+    cache = expanded;
+  }
   const prefillMs = performance.now() - started;
   let decodeSteps = 0;
   for (let step = 0; step < maxTokens; step++) {
@@ -195,8 +214,31 @@ export async function generateTokens(
 }
 
 /** Free a replaced KV cache held in device memory (host tensors are left to the garbage collector). */
-function releaseCache(cache: Record<string, OrtTensor> | undefined): void {
-  for (const t of Object.values(cache ?? {})) if (t.location === 'gpu-buffer') t.dispose();
+function releaseCache(cache: Record<string, OrtTensor | OnnxHostTensor> | undefined): void {
+  for (const t of Object.values(cache ?? {})) if ('location' in t && t.location === 'gpu-buffer') t.dispose();
+}
+
+/**
+ * The distinct prompts of a batch and, for every row, the index of its prompt; undefined when
+ * all prompts differ (nothing to share).
+ *
+ * @example
+ * sharedRows([[1, 2], [3], [1, 2]]); // { prompts: [[1, 2], [3]], rowOf: [0, 1, 0] }
+ */
+export function sharedRows(prompts: readonly (readonly number[])[]): { prompts: (readonly number[])[]; rowOf: number[] } | undefined {
+  const index = new Map<string, number>();
+  const distinct: (readonly number[])[] = [];
+  const rowOf = prompts.map((p) => {
+    const key = p.join(',');
+    let i = index.get(key);
+    if (i === undefined) {
+      i = distinct.length;
+      index.set(key, i);
+      distinct.push(p);
+    }
+    return i;
+  });
+  return distinct.length < prompts.length ? { prompts: distinct, rowOf } : undefined;
 }
 
 function firstStop(text: string, stops: readonly string[]): number {

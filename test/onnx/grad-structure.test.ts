@@ -1,4 +1,4 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkGradients } from './gradcheck.js';
 import * as o from './onnx-api.js';
 
@@ -17,6 +17,27 @@ describe('gradient rules: matmul, reductions, shape ops, indexing, softmax (floa
   it('Reshape / Transpose', () => checkGradients([{ shape: [2, 3, 4] }], (_, [a]) => o.transpose(o.reshape(a!, [0, 4, -1]), [2, 0, 1])));
   it('Unsqueeze / Squeeze', () => checkGradients([{ shape: [2, 3] }], (_, [a]) => o.mul(o.squeeze(o.unsqueeze(a!, [0, 2]), [0]), 2)));
   it('Concat', () => checkGradients([{ shape: [2, 3] }, { shape: [2, 2] }], (_, [a, b]) => o.concat([a!, b!, a!], 1)));
+  it('Concat of runtime-sized inputs (a KV cache of any length): the gradient is split by the inputs\' shapes at run time', async () => {
+    const g = new o.Graph('concat-dynamic');
+    const a = g.input('a', 'float32', [2, 'n']);
+    const b = g.input('b', 'float32', [2, 'm']);
+    const y = o.concat([a, b, a], 1);
+    const grads = o.grad(o.reduceSum(o.mul(y, y)), [a, b]); // d/da = 2·2a (a appears twice), d/db = 2b
+    g.output(grads.get(a)!, 'da');
+    g.output(grads.get(b)!, 'db');
+    const session = await o.OnnxSession.create(g);
+    try {
+      for (const [n, m] of [[3, 1], [1, 4]] as const) {
+        const av = Float32Array.from({ length: 2 * n }, (_, i) => i + 1);
+        const bv = Float32Array.from({ length: 2 * m }, (_, i) => -i - 0.5);
+        const out = await session.run({ a: o.hostTensor('float32', [2, n], av), b: o.hostTensor('float32', [2, m], bv) });
+        expect(Array.from(out['da']!.data as Float32Array)).toEqual(Array.from(av, (v) => 4 * v));
+        expect(Array.from(out['db']!.data as Float32Array)).toEqual(Array.from(bv, (v) => 2 * v));
+      }
+    } finally {
+      await session.close();
+    }
+  });
   it('Split (one piece unused)', () => checkGradients([{ shape: [2, 5] }], (_, [a]) => o.split(a!, 1, [2, 3])[1]!));
   it('Slice (negative start, clamped end)', () => checkGradients([{ shape: [3, 5] }], (_, [a]) => o.slice(a!, [1, 0], [-3, 1], [100, 3])));
   it('Expand', () => checkGradients([{ shape: [3, 1] }], (_, [a]) => o.expand(a!, [2, 3, 4])));

@@ -99,6 +99,34 @@ export class ModelEngine {
     );
   }
 
+  /** The prefix graph of shared prompts (see `shared-prompts.ts`): scores and keys/values of the prompt positions. */
+  promptPrefix(entropy: boolean, lora?: LoraConfig): Promise<CompiledGraph> {
+    return this.compile(`prompt-prefix:${entropy}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { present: true, entropy, ...(lora ? { lora } : {}) }));
+  }
+
+  /** The continuation graph of shared prompts: scores of positions that follow a KV cache. */
+  promptSuffix(entropy: boolean, lora?: LoraConfig): Promise<CompiledGraph> {
+    return this.compile(`prompt-suffix:${entropy}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { past: true, entropy, ...(lora ? { lora } : {}) }));
+  }
+
+  /** The continuation training graph: accumulates parameter gradients, returns the gradients of its past keys/values. */
+  promptSuffixTraining(target: Exclude<GradientTarget, 'none'>, entropy: boolean, lora?: LoraConfig): Promise<CompiledGraph> {
+    return this.compile(
+      `prompt-suffix-training:${target}:${entropy}:${loraKey(lora)}`,
+      () => buildScoringGraph(this.model.config, { past: true, gradients: target, entropy, entropyGradient: false, accumulate: true, ...(lora ? { lora } : {}) }),
+      (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
+    );
+  }
+
+  /** The prefix training graph: accumulates the gradients of the prefix's objective plus Σ keys/values · seeds. */
+  promptPrefixTraining(target: Exclude<GradientTarget, 'none'>, entropy: boolean, lora?: LoraConfig): Promise<CompiledGraph> {
+    return this.compile(
+      `prompt-prefix-training:${target}:${entropy}:${loraKey(lora)}`,
+      () => buildScoringGraph(this.model.config, { present: true, gradients: target, entropy, entropyGradient: false, accumulate: true, ...(lora ? { lora } : {}) }),
+      (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
+    );
+  }
+
   /** The prefill graph (no KV cache in, cache out; the cache stays resident). */
   prefill(lora?: LoraConfig): Promise<CompiledGraph> {
     return this.compile(`prefill:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: false, ...(lora ? { lora } : {}) }), () => this.cacheOutputs());

@@ -48,12 +48,13 @@ export class PolicyTrainer {
   /**
    * Add the gradient of `Σ weights · logprobs` (+ `Σ entropyWeights · entropies`) over
    * `sequences` to the accumulators (layout as `Policy.backward`). Returns the objective, and with
-   * `scores` the pass's log-probs (and entropies when `scores.entropy`).
+   * `scores` the pass's log-probs (and entropies when `scores.entropy`). With `promptLengths` rows
+   * that share a prompt compute it once, forward and backward (exact; see `shared-prompts.ts`).
    */
   async accumulate(
     sequences: readonly (readonly number[])[],
     weights: readonly ArrayLike<number>[],
-    options: { entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted } = {},
+    options: { entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted; promptLengths?: readonly number[] } = {},
   ): Promise<{ objective: number } & Partial<ScoreResult>> {
     this.check();
     return accumulateGradients(this.engine, this.rope, sequences, weights, this.optimizer, {
@@ -61,6 +62,7 @@ export class PolicyTrainer {
       ...(this.adapter ? { adapter: this.adapter } : {}),
       ...(options.entropyWeights ? { entropyWeights: options.entropyWeights } : {}),
       ...(options.scores ? { scores: options.scores } : {}),
+      ...(options.promptLengths ? { promptLengths: options.promptLengths } : {}),
     });
   }
 

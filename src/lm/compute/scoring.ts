@@ -4,6 +4,7 @@ import { GRAPH_IO, type GradientTarget } from '../graph/graphs.js';
 import { accumulatorName, nextName, onnxTensor, type OnnxHostTensor, type ResidentOptimizer } from '../graph/onnx.js';
 import { attentionBias, checkTokenIds, packLeft, positionsFromMask, type RopeCache } from './batch.js';
 import type { ModelEngine, WeightSource } from './engine.js';
+import { accumulateSharedPrompts, planSharedPrompts, scoreSharedPrompts, type PromptPlan } from './shared-prompts.js';
 
 /**
  * Scores of one batch, token-aligned (the convention of `lm` and `train` alike): per sequence of
@@ -74,9 +75,24 @@ export async function scoreSequences(
   engine: ModelEngine,
   rope: RopeCache,
   sequences: readonly (readonly number[])[],
-  options: WeightSource & { entropy?: boolean } = {},
+  options: WeightSource & { entropy?: boolean; promptLengths?: readonly number[] } = {},
 ): Promise<ScoreResult> {
   const entropy = options.entropy ?? false;
+  const { promptLengths, ...unshared } = options;
+  const plan = sharingPlan(engine, sequences, promptLengths);
+  if (plan) {
+    const logprobs = new Array<Float32Array>(sequences.length);
+    const entropies = entropy ? new Array<Float32Array>(sequences.length) : undefined;
+    if (plan.alone.length > 0) {
+      const alone = await scoreSequences(engine, rope, plan.alone.map((b) => sequences[b]!), unshared);
+      plan.alone.forEach((b, i) => {
+        logprobs[b] = alone.logprobs[i]!;
+        if (entropies) entropies[b] = alone.entropies![i]!;
+      });
+    }
+    await scoreSharedPrompts(engine, rope, sequences, plan.groups, unshared, { logprobs, ...(entropies ? { entropies } : {}) });
+    return { logprobs, ...(entropies ? { entropies } : {}) };
+  }
   const { session, built } = await (entropy ? engine.entropyScoring('none', options.adapter?.config) : engine.scoring('none', options.adapter?.config));
   const { feeds, padding, length } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize);
   const outputs = entropy ? [GRAPH_IO.logprobs, GRAPH_IO.entropy] : [GRAPH_IO.logprobs];
@@ -165,9 +181,28 @@ export async function accumulateGradients(
   sequences: readonly (readonly number[])[],
   weights: readonly ArrayLike<number>[],
   optimizer: ResidentOptimizer,
-  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted },
+  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted; promptLengths?: readonly number[] },
 ): Promise<{ objective: number } & Partial<ScoreResult>> {
   if (options.target === 'lora' && !options.adapter) throw new RangeError("target 'lora' needs an adapter");
+  if (weights.length !== sequences.length) throw new RangeError(`got ${weights.length} weight rows for ${sequences.length} sequences`);
+  const { promptLengths, ...unshared } = options;
+  // An entropy bonus keeps the unshared path (its weights would need the prompt's entropies too).
+  const plan = options.entropyWeights ? undefined : sharingPlan(engine, sequences, promptLengths);
+  if (plan) {
+    const wanted = options.scores;
+    const into = wanted ? { logprobs: new Array<Float32Array>(sequences.length), ...(wanted.entropy ? { entropies: new Array<Float32Array>(sequences.length) } : {}) } : undefined;
+    let objective = 0;
+    if (plan.alone.length > 0) {
+      const alone = await accumulateGradients(engine, rope, plan.alone.map((b) => sequences[b]!), plan.alone.map((b) => weights[b]!), optimizer, unshared);
+      objective += alone.objective;
+      plan.alone.forEach((b, i) => {
+        if (into) into.logprobs[b] = alone.logprobs![i]!;
+        if (into?.entropies) into.entropies[b] = alone.entropies![i]!;
+      });
+    }
+    objective += await accumulateSharedPrompts(engine, rope, sequences, weights, plan.groups, optimizer, { ...unshared, entropy: wanted?.entropy ?? false }, into);
+    return { objective, ...(into ?? {}) };
+  }
   const entropy = options.entropyWeights !== undefined ? 'objective' : options.scores?.entropy ? 'output' : 'none';
   const { session, built } = await engine.training(options.target, entropy, options.adapter?.config);
   const { feeds, padding, length: T } = weightedFeeds(engine, rope, sequences, weights, options.entropyWeights);
@@ -188,6 +223,21 @@ export async function accumulateGradients(
     logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, T),
     ...(options.scores.entropy ? { entropies: unpack(out[GRAPH_IO.entropy]!.data as Float32Array, sequences, padding, T) } : {}),
   };
+}
+
+/**
+ * The shared-prompt plan of a batch (see `shared-prompts.ts`), or undefined when nothing is
+ * shared: no prompt lengths given, no two rows with the same prompt, or a GPU provider (the
+ * prompt's keys/values are copied to the rows on the host).
+ */
+function sharingPlan(engine: ModelEngine, sequences: readonly (readonly number[])[], promptLengths: readonly number[] | undefined): PromptPlan | undefined {
+  if (!promptLengths || engine.runtime.provider !== 'cpu') return undefined;
+  for (const s of sequences) {
+    if (s.length < 2) throw new RangeError('each sequence needs at least 2 tokens to score (a context token and a target)');
+    checkTokenIds(s, engine.model.config.vocabSize);
+  }
+  const plan = planSharedPrompts(sequences, promptLengths);
+  return plan.groups.length > 0 ? plan : undefined;
 }
 
 /** Which scores a training pass should hand back besides accumulating: the log-probs, and the entropies when `entropy`. */

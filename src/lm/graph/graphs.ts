@@ -27,6 +27,8 @@ export const GRAPH_IO = {
   presentKey: (layer: number): string => `present.${layer}.key`,
   presentValue: (layer: number): string => `present.${layer}.value`,
   gradOf: (param: string): string => `grad.${param}`,
+  /** Input of prefix training graphs: ∂loss/∂(an output), e.g. `seed.present.0.key`. */
+  seedOf: (output: string): string => `seed.${output}`,
 } as const;
 
 /** Which parameters a scoring graph differentiates. */
@@ -74,6 +76,27 @@ function declareWeights(g: Graph, config: ModelConfig, lora: LoraConfig | undefi
   return { weights, base, loraNames, tensors };
 }
 
+/** Options of {@link buildScoringGraph}. */
+export interface ScoringGraphOptions {
+  readonly lora?: LoraConfig;
+  readonly gradients?: GradientTarget;
+  readonly entropy?: boolean;
+  readonly entropyGradient?: boolean;
+  readonly accumulate?: boolean;
+  /**
+   * Continue a KV cache of P earlier positions (`past.N.key`/`past.N.value` [B, K, P, D];
+   * `attention_bias` is then [B, 1, T, P + T]); with gradients, also output the gradient with
+   * respect to every past tensor (`grad.past.N.key`, …).
+   */
+  readonly past?: boolean;
+  /**
+   * Output the keys/values of the positions (`present.N.*` [B, K, T, D]); with gradients, take
+   * `seed.present.N.*` (same shapes) and differentiate `objective + Σ present·seed`, so that the
+   * continuations' gradients with respect to these keys/values flow into the weights.
+   */
+  readonly present?: boolean;
+}
+
 /**
  * The scoring (training) graph: per-token log-probabilities of `target_ids` given `input_ids`
  * ([B, T] each, int64), with RoPE tables `rope_cos`/`rope_sin` [B, T, D] and
@@ -93,17 +116,29 @@ function declareWeights(g: Graph, config: ModelConfig, lora: LoraConfig | undefi
  * @example
  * const built = buildScoringGraph(cfg, { gradients: 'base' });
  */
-export function buildScoringGraph(config: ModelConfig, options: { lora?: LoraConfig; gradients?: GradientTarget; entropy?: boolean; entropyGradient?: boolean; accumulate?: boolean } = {}): BuiltGraph {
+export function buildScoringGraph(config: ModelConfig, options: ScoringGraphOptions = {}): BuiltGraph {
   const gradients = options.gradients ?? 'none';
-  const g = new Graph(`${config.arch}_scoring${options.entropy ? '_entropy' : ''}`);
+  const g = new Graph(`${config.arch}_scoring${options.entropy ? '_entropy' : ''}${options.past ? '_past' : ''}${options.present ? '_present' : ''}`);
   const inputIds = g.input(GRAPH_IO.inputIds, 'int64', ['batch', 'seq']);
   const targetIds = g.input(GRAPH_IO.targetIds, 'int64', ['batch', 'seq']);
   const cos = g.input(GRAPH_IO.cos, 'float32', ['batch', 'seq', config.headDim]);
   const sin = g.input(GRAPH_IO.sin, 'float32', ['batch', 'seq', config.headDim]);
-  const attentionBias = g.input(GRAPH_IO.attentionBias, 'float32', ['batch', 1, 'seq', 'seq']);
+  const attentionBias = g.input(GRAPH_IO.attentionBias, 'float32', ['batch', 1, 'seq', options.past ? 'total' : 'seq']);
+  const past: LayerCache[] | undefined = options.past
+    ? Array.from({ length: config.numLayers }, (_, l) => ({
+        key: g.input(GRAPH_IO.pastKey(l), 'float32', ['batch', config.numKvHeads, 'past', config.headDim]),
+        value: g.input(GRAPH_IO.pastValue(l), 'float32', ['batch', config.numKvHeads, 'past', config.headDim]),
+      }))
+    : undefined;
   const { weights, base, loraNames, tensors } = declareWeights(g, config, options.lora);
 
-  const { hidden } = buildDecoder(config, weights, { inputIds, cos, sin, attentionBias });
+  const { hidden, present } = buildDecoder(config, weights, { inputIds, cos, sin, attentionBias, ...(past ? { past } : {}) });
+  if (options.present) {
+    present.forEach((c, l) => {
+      g.output(c.key, GRAPH_IO.presentKey(l));
+      g.output(c.value, GRAPH_IO.presentValue(l));
+    });
+  }
   const logits = lmHead(config, weights, hidden);
   // The entropy costs one more vocabulary-sized buffer, so only entropy graphs compute it.
   const { logprobs, entropy } = options.entropy ? logProbsAndEntropy(logits, targetIds) : { logprobs: tokenLogProbs(logits, targetIds), entropy: undefined };
@@ -115,19 +150,38 @@ export function buildScoringGraph(config: ModelConfig, options: { lora?: LoraCon
     const tokenWeights = g.input(GRAPH_IO.tokenWeights, 'float32', ['batch', 'seq']);
     gradientOf = gradients === 'lora' ? loraNames : base;
     const params = gradientOf.map((n) => tensors.get(n)!);
+    // A continuation graph also differentiates its past keys/values (to be summed into the prefix's).
+    const pastTensors = (past ?? []).flatMap((c) => [c.key, c.value]);
+    // A prefix graph adds Σ present·seed (the continuations' ∂loss/∂keys, ∂loss/∂values) to what it differentiates.
+    const seedTerm = options.present
+      ? present
+          .flatMap((c, l) => [
+            c.key.mul(g.input(GRAPH_IO.seedOf(GRAPH_IO.presentKey(l)), 'float32', ['batch', config.numKvHeads, 'seq', config.headDim])).sum(),
+            c.value.mul(g.input(GRAPH_IO.seedOf(GRAPH_IO.presentValue(l)), 'float32', ['batch', config.numKvHeads, 'seq', config.headDim])).sum(),
+          ])
+          .reduce((a, b) => a.add(b))
+      : undefined;
     let grads: Map<Tensor, Tensor>;
     if (entropy && options.entropyGradient !== false) {
       // Objective Σ token_weights·logprobs + Σ entropy_weights·entropy: an entropy bonus's gradient.
       const entropyWeights = g.input(GRAPH_IO.entropyWeights, 'float32', ['batch', 'seq']);
       const objective = logprobs.mul(tokenWeights).sum().add(entropy.mul(entropyWeights).sum());
       g.output(objective, GRAPH_IO.objective);
-      grads = grad(objective, params);
+      grads = grad(seedTerm ? objective.add(seedTerm) : objective, [...params, ...pastTensors]);
+    } else if (seedTerm) {
+      const objective = logprobs.mul(tokenWeights).sum();
+      g.output(objective, GRAPH_IO.objective);
+      grads = grad(objective.add(seedTerm), [...params, ...pastTensors]);
     } else {
       g.output(logprobs.mul(tokenWeights).sum(), GRAPH_IO.objective);
-      grads = grad(logprobs, params, { seed: tokenWeights });
+      grads = grad(logprobs, [...params, ...pastTensors], { seed: tokenWeights });
     }
     if (options.accumulate) appendGradientAccumulation(g, gradientOf.map((name, i) => [name, grads.get(params[i]!)!] as const));
     else gradientOf.forEach((name, i) => g.output(grads.get(params[i]!)!, GRAPH_IO.gradOf(name)));
+    (past ?? []).forEach((c, l) => {
+      g.output(grads.get(c.key)!, GRAPH_IO.gradOf(GRAPH_IO.pastKey(l)));
+      g.output(grads.get(c.value)!, GRAPH_IO.gradOf(GRAPH_IO.pastValue(l)));
+    });
   }
   return { graph: g, baseInputs: base, loraInputs: loraNames, gradientOf };
 }

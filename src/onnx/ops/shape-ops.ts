@@ -210,8 +210,10 @@ export const shapeGrads: GradRules = {
   Concat: ({ node, x, dy: [dy] }) => {
     const axis = node.attrs['axis']!.value as number;
     const sizes = x.map((t) => t!.shape[axis]!);
-    if (!sizes.every((s): s is number => typeof s === 'number')) throw new ShapeError('Concat', 'gradient needs static sizes along the concat axis');
-    return split(dy!, axis, sizes);
+    if (sizes.every((s): s is number => typeof s === 'number')) return split(dy!, axis, sizes);
+    // Runtime sizes (e.g. a KV cache of any length): each input's extent along the axis, read from its shape.
+    const extents = concat(x.map((t) => slice(shapeOf(t!), [0], [axis], [axis + 1])), 0);
+    return dy!.graph.apply('Split', [dy!, extents], { axis: attrInt(axis) }, x.map((t) => ({ dtype: dy!.dtype, shape: t!.shape })));
   },
   Split: ({ node, y, dy }) => {
     const axis = node.attrs['axis']!.value as number;

@@ -31,14 +31,17 @@ export async function applyPolicyUpdate(
   sequences: readonly (readonly number[])[],
   logprobWeights: readonly Float64Array[],
   entropyWeights: readonly Float64Array[] | undefined,
-  options: { loss: number; lr: number; maxGradNorm: number; microBatches: number; scores?: { entropy?: boolean } },
+  options: { loss: number; lr: number; maxGradNorm: number; microBatches: number; scores?: { entropy?: boolean }; promptLengths?: readonly number[] },
 ): Promise<UpdateReport> {
   optimizer.zeroGrad();
   const chunk = Math.max(1, Math.ceil(sequences.length / Math.max(1, options.microBatches)));
   let scores: TokenScores[] | undefined = options.scores ? [] : undefined;
   for (let start = 0; start < sequences.length; start += chunk) {
     const end = Math.min(sequences.length, start + chunk);
-    const scored = await policy.backward(sequences.slice(start, end), logprobWeights.slice(start, end), entropyWeights?.slice(start, end), options.scores ? { scores: options.scores } : undefined);
+    const scored = await policy.backward(sequences.slice(start, end), logprobWeights.slice(start, end), entropyWeights?.slice(start, end), {
+      ...(options.scores ? { scores: options.scores } : {}),
+      ...(options.promptLengths ? { promptLengths: options.promptLengths.slice(start, end) } : {}),
+    });
     // A backend that returns no scores for one chunk returns none at all.
     if (scores && scored) scores.push(...scored);
     else scores = undefined;

@@ -12,7 +12,7 @@ import { LanguageModel } from '../../lm/model/language-model.js';
 import type { AdamWOptions, AdamWState, OptimizerStepReport, PolicyOptimizer } from '../optim/policy-optimizer.js';
 import { TrainError } from '../train-error.js';
 import { TemplateChatCodec } from './template-chat-codec.js';
-import type { ChatCodec, GenerateRequest, GenerateResult, ParameterValue, TokenScores, TrainablePolicy } from './trainable-policy.js';
+import type { ChatCodec, GenerateRequest, GenerateResult, ParameterValue, ScoreOptions, TokenScores, TrainablePolicy } from './trainable-policy.js';
 
 /**
  * A trainable policy backed by an ONNX transformer.
@@ -70,8 +70,12 @@ export class LmTrainablePolicy implements TrainablePolicy {
     return results;
   }
 
-  async score(sequences: readonly (readonly number[])[], options: { reference?: boolean; entropy?: boolean } = {}): Promise<TokenScores[]> {
-    const { logprobs, entropies } = await this.lm.score(sequences, { reference: options.reference ?? false, entropy: options.entropy ?? false });
+  async score(sequences: readonly (readonly number[])[], options: ScoreOptions = {}): Promise<TokenScores[]> {
+    const { logprobs, entropies } = await this.lm.score(sequences, {
+      reference: options.reference ?? false,
+      entropy: options.entropy ?? false,
+      ...(options.promptLengths ? { promptLengths: options.promptLengths } : {}),
+    });
     return logprobs.map((lp, i) => (entropies ? { logprobs: lp, entropies: entropies[i]! } : { logprobs: lp }));
   }
 
@@ -79,12 +83,16 @@ export class LmTrainablePolicy implements TrainablePolicy {
     sequences: readonly (readonly number[])[],
     logprobWeights: readonly Float64Array[],
     entropyWeights?: readonly Float64Array[],
-    options: { scores?: { entropy?: boolean } } = {},
+    options: { scores?: { entropy?: boolean }; promptLengths?: readonly number[] } = {},
   ): Promise<TokenScores[] | void> {
     if (!this.trainer) throw new TrainError('backward accumulates into the optimizer: call createOptimizer first');
     // The entropy graph costs extra vocabulary-sized buffers: use it only for a non-zero bonus.
     const withEntropy = entropyWeights !== undefined && entropyWeights.some((w) => w.some((v) => v !== 0));
-    const r = await this.trainer.accumulate(sequences, logprobWeights, { ...(withEntropy ? { entropyWeights } : {}), ...(options.scores ? { scores: options.scores } : {}) });
+    const r = await this.trainer.accumulate(sequences, logprobWeights, {
+      ...(withEntropy ? { entropyWeights } : {}),
+      ...(options.scores ? { scores: options.scores } : {}),
+      ...(options.promptLengths ? { promptLengths: options.promptLengths } : {}),
+    });
     if (!options.scores || !r.logprobs) return;
     const entropies = r.entropies;
     return r.logprobs.map((lp, i) => (entropies ? { logprobs: lp, entropies: entropies[i]! } : { logprobs: lp }));

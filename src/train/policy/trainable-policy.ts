@@ -72,6 +72,17 @@ export interface TokenScores {
   entropies?: Float32Array;
 }
 
+/** Options of {@link TrainablePolicy.score}. */
+export interface ScoreOptions {
+  reference?: boolean;
+  entropy?: boolean;
+  /**
+   * How many leading tokens of each sequence are its prompt: a backend may compute a prompt that
+   * several sequences share once (a GRPO group's K samples). The scores must not change.
+   */
+  promptLengths?: readonly number[];
+}
+
 /** A trained tensor's value on the host (row-major float32), as checkpoints store it. */
 export interface ParameterValue {
   readonly shape: readonly number[];
@@ -100,7 +111,7 @@ export interface TrainablePolicy {
    * `reference` is true (LoRA: adapters switched off; full fine-tuning: the weights frozen by
    * {@link TrainablePolicy.freezeReference}).
    */
-  score(sequences: readonly (readonly number[])[], options?: { reference?: boolean; entropy?: boolean }): Promise<TokenScores[]>;
+  score(sequences: readonly (readonly number[])[], options?: ScoreOptions): Promise<TokenScores[]>;
   /**
    * Adds to the current optimizer's gradient accumulators (see {@link createOptimizer}) the
    * gradient of Σ_i Σ_t logprobWeights[i][t]·log p(token_t) (+ Σ entropyWeights[i][t]·H_t when
@@ -112,7 +123,7 @@ export interface TrainablePolicy {
     sequences: readonly (readonly number[])[],
     logprobWeights: readonly Float64Array[],
     entropyWeights?: readonly Float64Array[],
-    options?: { scores?: { entropy?: boolean } },
+    options?: { scores?: { entropy?: boolean }; promptLengths?: readonly number[] },
   ): Promise<TokenScores[] | void>;
   /**
    * AdamW over the trained tensors (LoRA adapters, or all weights), with fresh moments; it

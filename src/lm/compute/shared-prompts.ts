@@ -1,0 +1,296 @@
+import { GRAPH_IO, type GradientTarget } from '../graph/graphs.js';
+import { accumulatorName, nextName, onnxTensor, type OnnxHostTensor, type OrtTensor, type ResidentOptimizer } from '../graph/onnx.js';
+import { MASKED, attentionBias, gatherRows, packLeft, positionsFromMask, type RopeCache } from './batch.js';
+import type { ModelEngine, WeightSource } from './engine.js';
+
+/**
+ * Sequences that begin with the same prompt (a GRPO group's K samples) computed as one prefix and
+ * K continuations: the prompt's keys and values are computed once and every continuation attends
+ * to them. Exact, not an approximation: a row's scores are those of its whole sequence, and in
+ * training the continuations' gradients with respect to the prompt's keys and values are summed
+ * and back-propagated through the one prefix pass (Σ_b ∂L_b/∂θ = Σ_b ∂L_b/∂θ|_KV + (Σ_b ∂L_b/∂KV)·∂KV/∂θ).
+ *
+ * A sequence of prompt length p is split at s = p − 1: the prefix is tokens [0, s) — whose last
+ * position scores token s, still shared — and the continuation is tokens [s, n), which starts
+ * with the prompt's last token so that it scores every token after the prefix.
+ */
+
+/** Rows that share a prefix of `split` tokens (and its next token). */
+export interface PromptGroup {
+  readonly rows: readonly number[];
+  readonly split: number;
+}
+
+/** Which rows share a prompt, and those computed alone. */
+export interface PromptPlan {
+  readonly groups: readonly PromptGroup[];
+  readonly alone: readonly number[];
+}
+
+/**
+ * Groups sequences whose first `promptLengths[b]` tokens are the same (same length, same ids);
+ * groups of one, and prompts under 2 tokens, are computed alone.
+ *
+ * @example
+ * planSharedPrompts([[1, 2, 3, 9], [1, 2, 3, 8, 7], [4, 5, 6]], [3, 3, 2]);
+ * // { groups: [{ rows: [0, 1], split: 2 }], alone: [2] }
+ */
+export function planSharedPrompts(sequences: readonly (readonly number[])[], promptLengths: readonly number[]): PromptPlan {
+  if (promptLengths.length !== sequences.length) throw new RangeError(`got ${promptLengths.length} prompt lengths for ${sequences.length} sequences`);
+  const byPrompt = new Map<string, number[]>();
+  const alone: number[] = [];
+  sequences.forEach((seq, b) => {
+    const p = promptLengths[b]!;
+    if (!Number.isInteger(p) || p < 0 || p > seq.length) throw new RangeError(`sequence ${b} has ${seq.length} tokens but a prompt of ${p}`);
+    if (p < 2) {
+      alone.push(b);
+      return;
+    }
+    const key = `${p}:${seq.slice(0, p).join(',')}`;
+    const rows = byPrompt.get(key);
+    if (rows) rows.push(b);
+    else byPrompt.set(key, [b]);
+  });
+  const groups: PromptGroup[] = [];
+  for (const rows of byPrompt.values()) {
+    if (rows.length < 2) alone.push(...rows);
+    else groups.push({ rows, split: promptLengths[rows[0]!]! - 1 });
+  }
+  alone.sort((a, b) => a - b);
+  return { groups, alone };
+}
+
+/** The prefix batch: one left-padded row per group, its targets (each position scores the next token). */
+function prefixBatch(engine: ModelEngine, rope: RopeCache, sequences: readonly (readonly number[])[], groups: readonly PromptGroup[]) {
+  const { headDim } = engine.model.config;
+  const padId = engine.model.generationDefaults.padTokenId;
+  const first = groups.map((g) => sequences[g.rows[0]!]!);
+  const packed = packLeft(first.map((s, i) => s.slice(0, groups[i]!.split)), padId);
+  const { batchSize: U, length: P } = packed;
+  const targets = new BigInt64Array(U * P).fill(BigInt(padId));
+  groups.forEach((g, u) => {
+    const pad = packed.padding[u]!;
+    for (let i = 0; i < g.split; i++) targets[u * P + pad + i] = BigInt(first[u]![i + 1]!);
+  });
+  const { cos, sin } = rope.tables(positionsFromMask(packed.mask, U, P));
+  const feeds: Record<string, OnnxHostTensor> = {
+    [GRAPH_IO.inputIds]: onnxTensor('int64', [U, P], packed.ids),
+    [GRAPH_IO.targetIds]: onnxTensor('int64', [U, P], targets),
+    [GRAPH_IO.cos]: onnxTensor('float32', [U, P, headDim], cos),
+    [GRAPH_IO.sin]: onnxTensor('float32', [U, P, headDim], sin),
+    [GRAPH_IO.attentionBias]: onnxTensor('float32', [U, 1, P, P], attentionBias(packed.mask, U, P, 0)),
+  };
+  return { feeds, padding: packed.padding, length: P, mask: packed.mask };
+}
+
+/** The continuation batch: every grouped row's tokens from its split on, after its group's prefix. */
+function suffixBatch(engine: ModelEngine, rope: RopeCache, sequences: readonly (readonly number[])[], groups: readonly PromptGroup[], prefix: { length: number; mask: Uint8Array }) {
+  const { headDim } = engine.model.config;
+  const padId = engine.model.generationDefaults.padTokenId;
+  const rows = groups.flatMap((g) => g.rows);
+  const rowGroup = groups.flatMap((g, u) => g.rows.map(() => u));
+  const splits = groups.flatMap((g) => g.rows.map(() => g.split));
+  const packed = packLeft(rows.map((b, r) => sequences[b]!.slice(splits[r])), padId);
+  const { batchSize: R, length: T } = packed;
+  const P = prefix.length;
+  const targets = new BigInt64Array(R * T).fill(BigInt(padId));
+  for (let r = 0; r < R; r++) for (let t = 0; t + 1 < T; t++) targets[r * T + t] = packed.ids[r * T + t + 1]!;
+  // A continuation token's position counts its prefix: the u-th token after the split sits at split + u.
+  const positions = new Int32Array(R * T);
+  for (let r = 0; r < R; r++) for (let t = packed.padding[r]!; t < T; t++) positions[r * T + t] = splits[r]! + t - packed.padding[r]!;
+  const { cos, sin } = rope.tables(positions);
+  // Keys: the prefix's P columns (its real tokens, all before every continuation token), then the continuation's own (causal).
+  const S = P + T;
+  const bias = new Float32Array(R * T * S);
+  for (let r = 0; r < R; r++) {
+    const u = rowGroup[r]!;
+    for (let t = 0; t < T; t++) {
+      const row = (r * T + t) * S;
+      for (let c = 0; c < P; c++) bias[row + c] = prefix.mask[u * P + c] ? 0 : MASKED;
+      for (let c = 0; c < T; c++) bias[row + P + c] = c <= t && packed.mask[r * T + c] ? 0 : MASKED;
+    }
+  }
+  const feeds: Record<string, OnnxHostTensor> = {
+    [GRAPH_IO.inputIds]: onnxTensor('int64', [R, T], packed.ids),
+    [GRAPH_IO.targetIds]: onnxTensor('int64', [R, T], targets),
+    [GRAPH_IO.cos]: onnxTensor('float32', [R, T, headDim], cos),
+    [GRAPH_IO.sin]: onnxTensor('float32', [R, T, headDim], sin),
+    [GRAPH_IO.attentionBias]: onnxTensor('float32', [R, 1, T, S], bias),
+  };
+  return { feeds, rows, rowGroup, splits, padding: packed.padding, length: T };
+}
+
+/** The prefix's keys and values copied to every continuation row: `past.N.*` feeds [R, K, P, D]. */
+function pastFeeds(out: Record<string, OrtTensor | OnnxHostTensor>, numLayers: number, rowGroup: readonly number[]): Record<string, OnnxHostTensor> {
+  const feeds: Record<string, OnnxHostTensor> = {};
+  for (let l = 0; l < numLayers; l++) {
+    for (const [from, to] of [[GRAPH_IO.presentKey(l), GRAPH_IO.pastKey(l)], [GRAPH_IO.presentValue(l), GRAPH_IO.pastValue(l)]] as const) {
+      const t = out[from]!;
+      const [, ...rest] = t.dims;
+      feeds[to] = onnxTensor('float32', [rowGroup.length, ...rest], gatherRows(t.data as Float32Array, rowGroup, rest.reduce((a, d) => a * d, 1)));
+    }
+  }
+  return feeds;
+}
+
+/** Row b's token-aligned scores from the prefix's and the continuation's outputs (entry 0 is 0). */
+function assemble(
+  sequences: readonly (readonly number[])[],
+  prefix: { values: Float32Array; padding: readonly number[]; length: number },
+  suffix: { values: Float32Array; rows: readonly number[]; rowGroup: readonly number[]; splits: readonly number[]; padding: readonly number[]; length: number },
+  into: Float32Array[],
+): void {
+  suffix.rows.forEach((b, r) => {
+    const n = sequences[b]!.length;
+    const s = suffix.splits[r]!;
+    const u = suffix.rowGroup[r]!;
+    const row = new Float32Array(n);
+    const p0 = u * prefix.length + prefix.padding[u]!;
+    row.set(prefix.values.subarray(p0, p0 + s), 1);
+    const q0 = r * suffix.length + suffix.padding[r]!;
+    row.set(suffix.values.subarray(q0, q0 + n - s - 1), s + 1);
+    into[b] = row;
+  });
+}
+
+/** Sum of the rows of each group: [R, ...] → [U, ...] (the continuations' gradients w.r.t. their shared prefix). */
+function sumRows(data: Float32Array, rowGroup: readonly number[], groups: number, width: number): Float32Array {
+  const out = new Float32Array(groups * width);
+  rowGroup.forEach((u, r) => {
+    for (let i = 0; i < width; i++) out[u * width + i]! += data[r * width + i]!;
+  });
+  return out;
+}
+
+/**
+ * Scores of the grouped rows of `plan` (log-probs, and entropies when asked), written into
+ * `logprobs[b]` / `entropies[b]` for every grouped row b.
+ */
+export async function scoreSharedPrompts(
+  engine: ModelEngine,
+  rope: RopeCache,
+  sequences: readonly (readonly number[])[],
+  groups: readonly PromptGroup[],
+  options: WeightSource & { entropy?: boolean },
+  into: { logprobs: Float32Array[]; entropies?: Float32Array[] },
+): Promise<void> {
+  const entropy = options.entropy ?? false;
+  const lora = options.adapter?.config;
+  const prefixGraph = await engine.promptPrefix(entropy, lora);
+  const suffixGraph = await engine.promptSuffix(entropy, lora);
+  const prefix = prefixBatch(engine, rope, sequences, groups);
+  const { numLayers } = engine.model.config;
+  const presents = Array.from({ length: numLayers }, (_, l) => [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]).flat();
+  const scored = entropy ? [GRAPH_IO.logprobs, GRAPH_IO.entropy] : [GRAPH_IO.logprobs];
+  const pre = await prefixGraph.session.run({ ...prefix.feeds, ...(await engine.weightFeeds(prefixGraph.built, options)) }, { outputs: [...scored, ...presents] });
+  const suffix = suffixBatch(engine, rope, sequences, groups, prefix);
+  const post = await suffixGraph.session.run(
+    { ...suffix.feeds, ...pastFeeds(pre, numLayers, suffix.rowGroup), ...(await engine.weightFeeds(suffixGraph.built, options)) },
+    { outputs: scored },
+  );
+  assemble(sequences, { ...prefix, values: pre[GRAPH_IO.logprobs]!.data as Float32Array }, { ...suffix, values: post[GRAPH_IO.logprobs]!.data as Float32Array }, into.logprobs);
+  if (entropy && into.entropies) {
+    assemble(sequences, { ...prefix, values: pre[GRAPH_IO.entropy]!.data as Float32Array }, { ...suffix, values: post[GRAPH_IO.entropy]!.data as Float32Array }, into.entropies);
+  }
+}
+
+/**
+ * Adds the gradient of `Σ weights · logprobs` over the grouped rows to `optimizer`'s
+ * accumulators in three passes: the prefixes forward (their keys and values), the continuations
+ * forward and backward (gradients of the parameters, and of the prefix keys/values per row), and
+ * the prefixes forward and backward seeded with the rows' key/value gradients summed per group
+ * (plus the prefix tokens' own weights, summed per group). Returns the objective, and the scores
+ * into `into` when given.
+ */
+export async function accumulateSharedPrompts(
+  engine: ModelEngine,
+  rope: RopeCache,
+  sequences: readonly (readonly number[])[],
+  weights: readonly ArrayLike<number>[],
+  groups: readonly PromptGroup[],
+  optimizer: ResidentOptimizer,
+  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropy?: boolean },
+  into?: { logprobs: Float32Array[]; entropies?: Float32Array[] },
+): Promise<number> {
+  const entropy = (options.entropy ?? false) && into?.entropies !== undefined;
+  const lora = options.adapter?.config;
+  const { numLayers } = engine.model.config;
+  const resident = new Map(optimizer.names.map((n) => [n, optimizer.parameter(n)] as const));
+  const source = { ...options, resident };
+  const presents = Array.from({ length: numLayers }, (_, l) => [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]).flat();
+  const pasts = Array.from({ length: numLayers }, (_, l) => [GRAPH_IO.pastKey(l), GRAPH_IO.pastValue(l)]).flat();
+
+  // 1. The prefixes' keys and values under the trained weights.
+  const prefix = prefixBatch(engine, rope, sequences, groups);
+  const prefixForward = await engine.promptPrefix(false, lora);
+  const pre = await prefixForward.session.run({ ...prefix.feeds, ...(await engine.weightFeeds(prefixForward.built, source)) }, { outputs: presents });
+
+  // 2. The continuations: parameter gradients accumulated, key/value gradients per row returned.
+  const suffix = suffixBatch(engine, rope, sequences, groups, prefix);
+  const R = suffix.rows.length;
+  const T = suffix.length;
+  const suffixWeights = new Float32Array(R * T);
+  suffix.rows.forEach((b, r) => {
+    const w = checkedWeights(weights, sequences, b);
+    const s = suffix.splits[r]!;
+    const q0 = r * T + suffix.padding[r]!;
+    for (let t = s + 1; t < w.length; t++) suffixWeights[q0 + t - s - 1] = w[t]!;
+  });
+  const suffixGraph = await engine.promptSuffixTraining(options.target, entropy, lora);
+  const scored = into ? [GRAPH_IO.logprobs, ...(entropy ? [GRAPH_IO.entropy] : [])] : [];
+  let accumulation = optimizer.accumulation();
+  const post = await suffixGraph.session.run(
+    {
+      ...suffix.feeds,
+      [GRAPH_IO.tokenWeights]: onnxTensor('float32', [R, T], suffixWeights),
+      ...pastFeeds(pre, numLayers, suffix.rowGroup),
+      ...accumulation.feeds,
+      ...(await engine.weightFeeds(suffixGraph.built, source)),
+    },
+    { outputs: [GRAPH_IO.objective, ...scored, ...pasts.map((n) => GRAPH_IO.gradOf(n)), ...accumulatorsOf(suffixGraph.built.gradientOf)], ...(accumulation.into ? { into: accumulation.into } : {}) },
+  );
+  optimizer.accumulated(post);
+
+  // 3. The prefixes again, forward and backward: seeded with Σ_rows ∂L/∂(keys, values) and the prefix tokens' summed weights.
+  const U = groups.length;
+  const P = prefix.length;
+  const seeds: Record<string, OnnxHostTensor> = {};
+  for (let l = 0; l < numLayers; l++) {
+    for (const [past, present] of [[GRAPH_IO.pastKey(l), GRAPH_IO.presentKey(l)], [GRAPH_IO.pastValue(l), GRAPH_IO.presentValue(l)]] as const) {
+      const g = post[GRAPH_IO.gradOf(past)]!;
+      const [, ...rest] = g.dims;
+      seeds[GRAPH_IO.seedOf(present)] = onnxTensor('float32', [U, ...rest], sumRows(g.data as Float32Array, suffix.rowGroup, U, rest.reduce((a, d) => a * d, 1)));
+    }
+  }
+  const prefixWeights = new Float32Array(U * P);
+  groups.forEach((g, u) => {
+    const p0 = u * P + prefix.padding[u]!;
+    for (const b of g.rows) {
+      const w = checkedWeights(weights, sequences, b);
+      for (let t = 1; t <= g.split; t++) prefixWeights[p0 + t - 1]! += w[t]!;
+    }
+  });
+  const prefixGraph = await engine.promptPrefixTraining(options.target, entropy, lora);
+  accumulation = optimizer.accumulation();
+  const again = await prefixGraph.session.run(
+    { ...prefix.feeds, [GRAPH_IO.tokenWeights]: onnxTensor('float32', [U, P], prefixWeights), ...seeds, ...accumulation.feeds, ...(await engine.weightFeeds(prefixGraph.built, source)) },
+    { outputs: [GRAPH_IO.objective, ...scored, ...accumulatorsOf(prefixGraph.built.gradientOf)], ...(accumulation.into ? { into: accumulation.into } : {}) },
+  );
+  optimizer.accumulated(again);
+
+  if (into) {
+    assemble(sequences, { ...prefix, values: again[GRAPH_IO.logprobs]!.data as Float32Array }, { ...suffix, values: post[GRAPH_IO.logprobs]!.data as Float32Array }, into.logprobs);
+    if (entropy) assemble(sequences, { ...prefix, values: again[GRAPH_IO.entropy]!.data as Float32Array }, { ...suffix, values: post[GRAPH_IO.entropy]!.data as Float32Array }, into.entropies!);
+  }
+  return (post[GRAPH_IO.objective]!.data as Float32Array)[0]! + (again[GRAPH_IO.objective]!.data as Float32Array)[0]!;
+}
+
+function accumulatorsOf(names: readonly string[]): string[] {
+  return names.map((n) => nextName(accumulatorName(n)));
+}
+
+function checkedWeights(weights: readonly ArrayLike<number>[], sequences: readonly (readonly number[])[], b: number): ArrayLike<number> {
+  const w = weights[b]!;
+  if (w.length !== sequences[b]!.length) throw new RangeError(`sequence ${b} has ${sequences[b]!.length} tokens but ${w.length} weights (one per token; entry 0 is ignored)`);
+  return w;
+}

@@ -1,0 +1,113 @@
+/**
+ * Shared prompts: rows that begin with the same prompt compute it once — scoring (log-probs and
+ * entropies) and training (the continuations' key/value gradients summed into one prefix
+ * backward) — and give what the unshared path gives, to float rounding.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../../src/base/rng.js';
+import { planSharedPrompts } from '../../src/lm/compute/shared-prompts.js';
+import { LoraAdapter, Policy, createTinyModel, loadModel, type LanguageModel } from '../../src/lm/index.js';
+
+const root = mkdtempSync(join(tmpdir(), 'shared-prompts-'));
+let model: LanguageModel;
+
+beforeAll(async () => {
+  await createTinyModel(join(root, 'tiny'), { arch: 'qwen3', layers: 2, hidden: 32, heads: 4, kvHeads: 2, vocabSize: 300, seed: 8, initStd: 0.3 });
+  model = await loadModel(join(root, 'tiny'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const rng = new Rng(21);
+const tokens = (n: number) => Array.from({ length: n }, () => 1 + rng.int(298));
+const promptA = tokens(12);
+const promptB = tokens(7);
+/** Two groups of different prompt lengths and continuation lengths, a row alone, a row whose prompt is all of it. */
+const sequences = [
+  [...promptA, ...tokens(5)],
+  [...promptB, ...tokens(9)],
+  [...promptA, ...tokens(1)],
+  tokens(10),
+  [...promptA, ...tokens(8)],
+  [...promptB, ...tokens(3)],
+  [...promptA],
+];
+const promptLengths = [12, 7, 12, 4, 12, 7, 12];
+
+function expectClose(a: ArrayLike<number>, b: ArrayLike<number>, relative: number): void {
+  expect(a.length).toBe(b.length);
+  let scale = 0;
+  for (let i = 0; i < b.length; i++) scale = Math.max(scale, Math.abs(b[i]!));
+  for (let i = 0; i < b.length; i++) expect(Math.abs(a[i]! - b[i]!)).toBeLessThanOrEqual(relative * scale + 1e-7);
+}
+
+describe('planSharedPrompts', () => {
+  it('groups rows by their whole prompt; single rows and sub-2-token prompts stay alone', () => {
+    expect(planSharedPrompts([[1, 2, 3, 9], [1, 2, 3, 8, 7], [4, 5, 6]], [3, 3, 2])).toEqual({ groups: [{ rows: [0, 1], split: 2 }], alone: [2] });
+    // Same leading tokens but different prompt lengths are different prompts.
+    expect(planSharedPrompts([[1, 2, 3, 9], [1, 2, 3, 8]], [3, 2]).groups).toEqual([]);
+    expect(planSharedPrompts([[1, 9], [1, 8]], [1, 1])).toEqual({ groups: [], alone: [0, 1] });
+    expect(() => planSharedPrompts([[1, 2]], [3])).toThrow(RangeError);
+    expect(() => planSharedPrompts([[1, 2]], [])).toThrow(RangeError);
+  });
+});
+
+describe('scoring with shared prompts', () => {
+  it('gives the unshared log-probs and entropies (LoRA policy and its reference)', async () => {
+    const adapter = LoraAdapter.create(model.config, { rank: 2, alpha: 4, targetModules: ['q_proj', 'k_proj', 'v_proj', 'down_proj'] }, { seed: 2, initB: 'random' });
+    const policy = await Policy.create(model, { adapter, intraOpThreads: 1 });
+    try {
+      for (const reference of [false, true]) {
+        const plain = await policy.score(sequences, { entropy: true, reference });
+        const shared = await policy.score(sequences, { entropy: true, reference, promptLengths });
+        sequences.forEach((_, b) => {
+          expectClose(shared.logprobs[b]!, plain.logprobs[b]!, 1e-5);
+          expectClose(shared.entropies![b]!, plain.entropies![b]!, 1e-5);
+        });
+      }
+    } finally {
+      await policy.close();
+    }
+  });
+});
+
+describe('training with shared prompts', () => {
+  const weights = sequences.map((s) => Float32Array.from(s, () => rng.float() * 2 - 1));
+
+  for (const train of ['full', 'lora'] as const) {
+    it(`accumulates the unshared gradient (${train}), prompt tokens weighted too, and reports the unshared scores`, async () => {
+      const make = () =>
+        Policy.create(model, {
+          intraOpThreads: 1,
+          ...(train === 'lora' ? { adapter: LoraAdapter.create(model.config, { rank: 2, alpha: 4, targetModules: ['q_proj', 'v_proj', 'up_proj'] }, { seed: 4, initB: 'random' }) } : { train: 'full' as const }),
+        });
+      const a = await make();
+      const b = await make();
+      try {
+        const ta = await a.createTrainer({});
+        const tb = await b.createTrainer({});
+        const plain = await ta.accumulate(sequences, weights, { scores: { entropy: true } });
+        const shared = await tb.accumulate(sequences, weights, { scores: { entropy: true }, promptLengths });
+        expect(shared.objective).toBeCloseTo(plain.objective, 4);
+        sequences.forEach((_, i) => {
+          expectClose(shared.logprobs![i]!, plain.logprobs![i]!, 1e-5);
+          expectClose(shared.entropies![i]!, plain.entropies![i]!, 1e-5);
+        });
+        const ga = await ta.readGradients();
+        const gb = await tb.readGradients();
+        expect(gb.size).toBe(ga.size);
+        let nonzero = 0;
+        for (const [name, g] of ga) {
+          expectClose(gb.get(name)!.data, g.data, 1e-5);
+          if (g.data.some((v) => v !== 0)) nonzero++;
+        }
+        expect(nonzero).toBe(ga.size);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+  }
+});

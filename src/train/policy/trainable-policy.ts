@@ -118,6 +118,8 @@ export interface TrainablePolicy {
    * given); throws when no optimizer was created. With `options.scores` a backend may also return
    * the scores its pass computed (what `score` would return under the same weights, with
    * entropies when `scores.entropy`); one that returns nothing leaves the caller to do without.
+   * `promptLengths` as in {@link ScoreOptions}: shared prompts may be computed once (the gradient
+   * must not change).
    */
   backward(
     sequences: readonly (readonly number[])[],

@@ -235,10 +235,10 @@ function boundsOf(ours: StepTiming, oursSteps: StepTiming[], trl: StepTiming, tr
   return [
     '',
     '**What bounds it** (ours ÷ TRL per 1k processed tokens, from the table; below 1 is faster):',
-    `- the same prompts, token for token (asserted every step): ${Math.round(o.prompt)} tokens, the same for the K completions of a group;`,
+    `- the same prompts, token for token (asserted every step): ${Math.round(o.prompt)} tokens, the same for the K = ${SETTINGS.k} completions of a group. Ours computes a group's prompt once — one prefill whose KV cache the K rows continue, one prefix pass in the reference scoring, and in the update one prefix forward, the K continuations' forward+backward against its keys/values, and one prefix backward seeded with their summed key/value gradients (exact) — where TRL runs every phase over all K × (prompt + completion) tokens;`,
     `- scoring: one pass each (the reference; at μ = 1 ours takes the old log-probs from sampling, TRL from the loss forward): ${ratio(perK(ours.phases['scoring'] ?? 0, o.total), perK(trl.phases['scoring'] ?? 0, t.total))};`,
     `- generation (prefill + decode with KV cache): ${ratio(perK(ours.phases['generation'] ?? 0, o.total), perK(trl.phases['generation'] ?? 0, t.total))}; the update (forward + backward + optimizer): ${ratio(perK(oursUpdate, o.total), perK(trlUpdate, t.total))};`,
-    `- our step: ${['generation', 'scoring', 'backward', 'other'].map(share).join(', ')}. Every phase is model passes over the sequences (${Math.round(o.prompt)} prompt tokens of ≈ ${Math.round(o.total / (SETTINGS.k * SETTINGS.prompts))} per sequence) and the decode steps; the trainer's own work (env steps, loss math, optimizer) is the "other" column.`,
+    `- our step: ${['generation', 'scoring', 'backward', 'other'].map(share).join(', ')}. With the prompts computed once per group, what is left is per-row work: ${SETTINGS.completion_tokens} decode steps of the ${SETTINGS.k * SETTINGS.prompts} rows (each a full pass over the layers for one token per row, dominated by op launches at this width: the bound of the generation column), and the continuations' attention over the ${Math.round(o.prompt)}-token prompt; the trainer's own work (env steps, loss math, optimizer) is the "other" column.`,
   ];
 }
 
@@ -300,7 +300,7 @@ export default async function bench(): Promise<BenchSection> {
         mdTable(['trainer', 'step', 'generation', 'scoring (ref/old log-probs)', 'backward', 'the rest'], [row("sqlenv (ours)", ours), row('TRL GRPOTrainer', trl)]),
         '',
         `**Per step, TRL / ours = ${ratio.toFixed(2)}: ours is ${ratio >= 1 ? `${ratio.toFixed(1)}× faster` : `${(1 / ratio).toFixed(1)}× slower`}** (TRL ${fmt(trl.seconds)}, ours ${fmt(ours.seconds)}).`,
-        `Per processed token (prompt + completion, summed over the step's sequences): TRL ${perToken(trl, trlSteps)} ms, ours ${perToken(ours, oursSteps)} ms per 1k tokens.`,
+        `Per processed token (prompt + completion, summed over the step's sequences, shared prompts counted K times): TRL ${perToken(trl, trlSteps)} ms, ours ${perToken(ours, oursSteps)} ms per 1k tokens.`,
         ...boundsOf(ours, oursSteps, trl, trlSteps),
         '',
         'Ours: "backward" is onnxruntime\'s forward+backward of the loss graph;',

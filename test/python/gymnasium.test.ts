@@ -21,7 +21,7 @@ describe.runIf(PYTHON)('Gymnasium against sqlenv serve', () => {
   });
 
   it('check_env passes, observations lie in their spaces, and vector envs over several sessions agree', async () => {
-    const { code, out } = await runPython(PYTHON!, ['-m', 'unittest', 'tests.frameworks_gymnasium', '-v'], 'clients/python', { SQLENV_URL: server.url });
+    const { code, out } = await runPython(PYTHON!, ['-m', 'unittest', 'tests.frameworks_gymnasium', '-v'], 'clients/python', { env: { SQLENV_URL: server.url } });
     for (const name of [
       'test_check_env_passes_on_every_transport',
       'test_observations_and_sampled_actions_lie_in_their_spaces',

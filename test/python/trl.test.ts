@@ -28,7 +28,7 @@ describe.runIf(PYTHON)('TRL GRPOTrainer against sqlenv serve', () => {
   });
 
   it('meets the environment_factory contract and trains 2 GRPO steps whose rewards are the env\'s', SLOW, async () => {
-    const { code, out } = await runPython(PYTHON!, ['-m', 'unittest', 'tests.frameworks_trl', '-v'], 'clients/python', { SQLENV_URL: server.url, ...QUIET });
+    const { code, out } = await runPython(PYTHON!, ['-m', 'unittest', 'tests.frameworks_trl', '-v'], 'clients/python', { env: { SQLENV_URL: server.url, ...QUIET } });
     expect(code, out).toBe(0);
     // Both ran, neither skipped (training logs interleave with unittest's per-test lines).
     expect(out).toMatch(/test_the_class_meets_trls_environment_factory_contract/);
@@ -39,7 +39,7 @@ describe.runIf(PYTHON)('TRL GRPOTrainer against sqlenv serve', () => {
 
   it('examples/python/trl_grpo.py trains 2 GRPO steps whose rollouts call the tools on the server', SLOW, async () => {
     const before = await server.metric('sqlenv_steps_total');
-    const { code, out } = await runPython(PYTHON!, ['examples/python/trl_grpo.py'], '.', { SQLENV_URL: server.url, EPISODES: '8', ...QUIET });
+    const { code, out } = await runPython(PYTHON!, ['examples/python/trl_grpo.py'], '.', { env: { SQLENV_URL: server.url, EPISODES: '8', ...QUIET } });
     expect(code, out).toBe(0);
     expect(out).toMatch(/server ok: .* serves tools answer, describe, query, sample/);
     const steps = [...out.matchAll(/^step (\d+): reward (-?[\d.]+), tool calls per rollout ([\d.]+)$/gm)];

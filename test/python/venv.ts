@@ -35,10 +35,23 @@ export function frameworkPython(what: string, modules: readonly string[]): strin
   return python;
 }
 
-/** What a Python run printed (stdout and stderr interleaved) and its exit code. */
+/** What a Python run printed and its exit code (-1 when it could not start or died by a signal). */
 export interface PythonRun {
   code: number;
+  /** stdout and stderr interleaved, as a terminal shows them (with the spawn error, if any). */
   out: string;
+  /** stdout alone, for scripts that answer on it (JSON reports). */
+  stdout: string;
+  /** stderr alone. */
+  stderr: string;
+}
+
+/** Extra inputs of {@link runPython}. */
+export interface PythonRunOptions {
+  /** Environment variables on top of this process's. */
+  env?: Record<string, string>;
+  /** Written to the script's stdin, which is then closed (default: stdin closed at once). */
+  stdin?: string;
 }
 
 /**
@@ -46,15 +59,28 @@ export interface PythonRun {
  * process), with `PYTHONDONTWRITEBYTECODE` set so runs leave no `__pycache__` in the tree.
  *
  * @example
- * const { code, out } = await runPython(PYTHON, ['-m', 'unittest', 'tests.frameworks_gymnasium', '-v'], 'clients/python', { SQLENV_URL: url });
+ * const { code, out } = await runPython(PYTHON, ['-m', 'unittest', 'tests.frameworks_gymnasium', '-v'], 'clients/python', { env: { SQLENV_URL: url } });
+ * const { stdout } = await runPython(PYTHON, ['scripts/hf_tokenizer_reference.py'], '.', { stdin: JSON.stringify(request) });
  */
-export function runPython(python: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<PythonRun> {
+export function runPython(python: string, args: readonly string[], cwd: string, options: PythonRunOptions = {}): Promise<PythonRun> {
   return new Promise((resolve) => {
-    const child = spawn(python, args, { cwd, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', ...env } });
+    const child = spawn(python, args, { cwd, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', ...options.env } });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', (err) => resolve({ code: -1, out: `${out}${String(err)}` }));
-    child.on('close', (code) => resolve({ code: code ?? -1, out }));
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      out += d.toString();
+    });
+    // A script that exits without reading all of stdin closes the pipe under the write: its exit
+    // code tells what happened, so the EPIPE is not an error of its own.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.stdin);
+    child.on('error', (err) => resolve({ code: -1, out: `${out}${String(err)}`, stdout, stderr: `${stderr}${String(err)}` }));
+    child.on('close', (code) => resolve({ code: code ?? -1, out, stdout, stderr }));
   });
 }

@@ -6,7 +6,7 @@
  * tests pin it; and the `openenv.yaml` manifest against OpenEnv's manifest schema and the
  * server's tools.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,7 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateRunningEnvironment } from './fixtures/openenv-validate.js';
 import { startServeProcess, type ServeProcess } from './fixtures/serve-process.js';
+import { runPython } from '../python/venv.js';
 
 const SQL_ARGS = ['--env', 'SQLEnv-v0', '--dataset', 'bundled', '--split', 'smoke', '--query-workers', '1', '--port', '0'];
 
@@ -49,22 +50,13 @@ function stdlibPython(): string | undefined {
   return undefined;
 }
 
-function runPythonValidator(python: string, url: string): Promise<{ code: number | null; report: Json }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(python, ['scripts/openenv_validate.py', url], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      try {
-        resolve({ code, report: JSON.parse(out) as Json });
-      } catch {
-        reject(new Error(`openenv_validate.py printed no report (exit ${code}): ${out}${err}`));
-      }
-    });
-  });
+async function runPythonValidator(python: string, url: string): Promise<{ code: number; report: Json }> {
+  const { code, stdout, out } = await runPython(python, ['scripts/openenv_validate.py', url], '.');
+  try {
+    return { code, report: JSON.parse(stdout) as Json };
+  } catch {
+    throw new Error(`openenv_validate.py printed no report (exit ${code}): ${out}`);
+  }
 }
 
 /** Validators of the response bodies an OpenAPI document declares, by path, method and status. */

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QueryPool, SqlSandboxError } from '../../envs/sql/sandbox/index.js';
+import { QueryProcess } from '../../envs/sql/sandbox/query-process.js';
 import { buildConcertDb, scratchDir } from './fixtures.js';
 
 const scratch = scratchDir();
@@ -140,6 +141,27 @@ describe('QueryPool processes', () => {
       expect((await queued).rows).toEqual([[6]]);
       expect(small.processesStarted).toBe(3);
     } finally {
+      await small.close();
+    }
+  });
+
+  it('hands each query to the most recently used idle process, whose caches are warm', async () => {
+    const small = new QueryPool({ size: 3, spare: 1 });
+    const used: (number | undefined)[] = [];
+    const query = QueryProcess.prototype.query;
+    const spy = vi.spyOn(QueryProcess.prototype, 'query').mockImplementation(function (this: QueryProcess, ...args) {
+      used.push(this.pid);
+      return query.apply(this, args);
+    });
+    try {
+      await small.ready();
+      for (let i = 0; i < 6; i++) await small.run(dbPath, `SELECT ${i}`);
+      expect(new Set(used).size).toBe(1);
+      // Two at once take two processes; the next one goes to the one that answered last.
+      await Promise.all([small.run(dbPath, 'SELECT 1'), small.run(dbPath, 'SELECT 2')]);
+      expect(new Set(used.slice(6, 8)).size).toBe(2);
+    } finally {
+      spy.mockRestore();
       await small.close();
     }
   });

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SchemaReader, SchemaReaderCache, SqlSandboxError, UnknownTableError } from '../../envs/sql/sandbox/index.js';
 import { buildConcertDb, hashTree, scratchDir } from './fixtures.js';
@@ -99,6 +99,11 @@ describe('SchemaReaderCache', () => {
     const cache = new SchemaReaderCache();
     const a = cache.get(dbPath);
     expect(cache.get(join(scratch.dir, '.', 'concert.sqlite'))).toBe(a);
+    // The same file by a relative path: the same reader (remembered under both names), closed once.
+    const relativePath = relative(process.cwd(), dbPath);
+    expect(relativePath).not.toBe(dbPath);
+    expect(cache.get(relativePath)).toBe(a);
+    expect(cache.get(relativePath)).toBe(a);
     cache.close();
     expect(() => a.tables()).toThrow();
     cache.close();

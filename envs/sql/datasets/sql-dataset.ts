@@ -45,6 +45,8 @@ export class SqlDataset {
   readonly skipped: readonly SkippedQuestion[];
   private readonly byId: Map<string, SqlQuestion>;
   private readonly gold = new Map<string, Promise<GoldResult>>();
+  /** Database paths already asked for, by id. */
+  private readonly dbPaths = new Map<string, string>();
   private readonly goldLimits: QueryLimits;
   private readonly sharedPool: QueryPool | undefined;
   private ownPool: QueryPool | undefined;
@@ -77,10 +79,16 @@ export class SqlDataset {
 
   /** Absolute path of a database of this dataset. Throws DatasetError for an id no question uses. */
   dbPath(dbId: string): string {
-    if (!this.questions.some((q) => q.dbId === dbId)) {
-      throw new DatasetError(`no database "${dbId}" in ${this.name}/${this.split}. Databases: ${this.dbIds.join(', ')}.`);
+    // Called at every reset: a lookup, not a scan of the questions.
+    let path = this.dbPaths.get(dbId);
+    if (path === undefined) {
+      if (!this.questions.some((q) => q.dbId === dbId)) {
+        throw new DatasetError(`no database "${dbId}" in ${this.name}/${this.split}. Databases: ${this.dbIds.join(', ')}.`);
+      }
+      path = databaseFile(this.databaseDir, dbId);
+      this.dbPaths.set(dbId, path);
     }
-    return databaseFile(this.databaseDir, dbId);
+    return path;
   }
 
   /**

@@ -116,6 +116,7 @@ export class QueryPool {
   /** Outstanding queries and `ready()` calls; while any exist a timer keeps the event loop alive. */
   private outstanding = 0;
   private keepAlive: NodeJS.Timeout | undefined;
+  private readonly absolutePaths = new Map<string, string>();
 
   constructor(options: QueryPoolOptions = {}) {
     this.size = options.size ?? Math.max(1, Math.min(2, availableParallelism()));
@@ -167,12 +168,23 @@ export class QueryPool {
     const check = checkReadOnlySql(sql);
     if (!check.ok) return Promise.reject(new SqlSandboxError(check.errorType, check.message));
     const result = new Promise<QueryResult>((resolve, reject) => {
-      lane.queued.push({ lane, dbPath: resolvePath(dbPath), sql: check.sql, limits: resolved, resolve, reject });
+      lane.queued.push({ lane, dbPath: this.absolutePath(dbPath), sql: check.sql, limits: resolved, resolve, reject });
       this.waiting.add(lane);
       this.activeLanes.add(lane);
       this.pump();
     });
     return this.holdOpenUntil(result);
+  }
+
+  /** `dbPath` made absolute, remembered: a pool is asked about the same few files again and again. */
+  private absolutePath(dbPath: string): string {
+    let absolute = this.absolutePaths.get(dbPath);
+    if (absolute === undefined) {
+      if (this.absolutePaths.size >= 1024) this.absolutePaths.clear();
+      absolute = resolvePath(dbPath);
+      this.absolutePaths.set(dbPath, absolute);
+    }
+    return absolute;
   }
 
   /** Resolves once every process of the pool has started (useful before timing queries). */
@@ -283,7 +295,10 @@ export class QueryPool {
     while (this.idle.length > 0) {
       const lane = this.nextLane();
       if (!lane) break;
-      const proc = this.idle.shift()!;
+      // The most recently used process: the one whose caches (SQLite pages, prepared statements,
+      // compiled code) are warm. Handing queries round the processes in turn measured 1.5–2×
+      // slower on the sql-env bench: each process found its caches cold.
+      const proc = this.idle.pop()!;
       if (!proc.alive) continue;
       const job = lane.queued.shift()!;
       // The lane served goes to the back of the turn order.
@@ -336,7 +351,8 @@ export class QueryPool {
     if (this.closing) return;
     const keep = Math.max(this.size, this.busy.size + this.spare);
     while (this.processes.size > keep && this.idle.length > 0) {
-      const proc = this.idle.pop()!;
+      // The least recently used (the front: processes are taken from the back).
+      const proc = this.idle.shift()!;
       // Removed first, so its exit starts no replacement.
       this.processes.delete(proc);
       proc.kill();

@@ -17,18 +17,23 @@ export class SchemaReaderCache {
 
   /** The reader of `dbPath` (by absolute path), opened on first use. */
   get(dbPath: string): SchemaReader {
+    // Asked at every step with the same path: the path as given is looked up before it is resolved.
+    let reader = this.readers.get(dbPath);
+    if (reader) return reader;
     const key = resolve(dbPath);
-    let reader = this.readers.get(key);
+    reader = this.readers.get(key);
     if (!reader) {
       reader = SchemaReader.open(key);
       this.readers.set(key, reader);
     }
+    if (key !== dbPath) this.readers.set(dbPath, reader);
     return reader;
   }
 
   /** Close every reader. Idempotent. */
   close(): void {
-    for (const reader of this.readers.values()) reader.close();
+    // A reader may be listed under its given and its resolved path: closed once.
+    for (const reader of new Set(this.readers.values())) reader.close();
     this.readers.clear();
   }
 }

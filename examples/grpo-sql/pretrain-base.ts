@@ -22,7 +22,7 @@
  *
  * Options: --out DIR (default models/tiny-sql), --run-dir DIR (checkpoints, default
  * runs/pretrain-base), --epochs N, --lr X, --batch N, --seed S, --databases N, --first-db-seed N,
- * --per-db N, --pad-to N, --layers/--hidden/--heads/--kv-heads/--intermediate/--vocab (model shape).
+ * --per-db N, --pad-to N, --invented-names SHARE, --layers/--hidden/--heads/--kv-heads/--intermediate/--vocab (model shape).
  */
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
@@ -32,6 +32,7 @@ import { parseArgs } from 'node:util';
 import '../../envs/sql/index.js';
 import { buildDataset } from '../../data/generator/build-dataset.js';
 import { VALIDATION_UNSEEN_DBS } from '../../data/generator/config.js';
+import { withInventedNames } from '../../data/generator/procedural/invented-names.js';
 import { proceduralDomains } from '../../data/generator/procedural/procedural-domain.js';
 import { Rng } from '../../src/base/rng.js';
 import { packageRoot } from '../../src/base/package-root.js';
@@ -67,11 +68,13 @@ export interface PretrainOptions {
   perDb: number;
   /** Sequences are padded to a multiple of this many tokens (a few fixed shapes). */
   padTo: number;
+  /** Share of tables and attribute columns renamed to invented words, so names must be read from the prompt (see invented-names.ts). */
+  inventedNames: number;
   print: (line: string) => void;
 }
 
 export const PRETRAIN_DEFAULTS: Omit<PretrainOptions, 'out' | 'runDir' | 'print'> = {
-  epochs: 3,
+  epochs: 2,
   lr: 3e-3,
   batch: 16,
   seed: 0,
@@ -81,10 +84,11 @@ export const PRETRAIN_DEFAULTS: Omit<PretrainOptions, 'out' | 'runDir' | 'print'
   kvHeads: 2,
   intermediate: 384,
   vocab: 2048,
-  databases: 100,
+  databases: 120,
   firstDbSeed: 1,
   perDb: 40,
   padTo: 64,
+  inventedNames: 0.5,
 };
 
 /** Thrown for options that would make the corpus overlap held-out data or make no sense. */
@@ -147,7 +151,8 @@ export async function pretrainBase(options: PretrainOptions): Promise<number> {
   try {
     const corpusDir = join(work, 'corpus');
     // Every question of the corpus goes to its `train` split: nothing here is held out.
-    const report = buildDataset({ outDir: corpusDir, domains: proceduralDomains('pre', options.databases, options.firstDbSeed), unseenDbIds: [], evalFraction: 0, smokeSize: 0 });
+    const domains = proceduralDomains('pre', options.databases, options.firstDbSeed).map((d) => withInventedNames(d, options.inventedNames));
+    const report = buildDataset({ outDir: corpusDir, domains, unseenDbIds: [], evalFraction: 0, smokeSize: 0 });
     // The demo's own env settings (system prompt, compact tools, step budget, answer mode), so
     // pre-training trajectories are exactly what the demo's SFT and rollouts render.
     const demo = await loadTrainConfig(join(packageRoot(), 'examples', 'grpo-sql', 'config.json'));
@@ -276,7 +281,7 @@ async function corpusTrajectories(
 /** CLI entry: parses the flags and runs {@link pretrainBase}. */
 export async function main(argv: string[]): Promise<number> {
   const d = PRETRAIN_DEFAULTS;
-  const flags = ['out', 'run-dir', 'epochs', 'lr', 'batch', 'seed', 'layers', 'hidden', 'heads', 'kv-heads', 'intermediate', 'vocab', 'databases', 'first-db-seed', 'per-db', 'pad-to'];
+  const flags = ['out', 'run-dir', 'epochs', 'lr', 'batch', 'seed', 'layers', 'hidden', 'heads', 'kv-heads', 'intermediate', 'vocab', 'databases', 'first-db-seed', 'per-db', 'pad-to', 'invented-names'];
   const { values } = parseArgs({ args: argv, options: Object.fromEntries(flags.map((k) => [k, { type: 'string' as const }])) });
   const num = (key: string, def: number): number => {
     const v = values[key];
@@ -303,6 +308,7 @@ export async function main(argv: string[]): Promise<number> {
     firstDbSeed: num('first-db-seed', d.firstDbSeed),
     perDb: num('per-db', d.perDb),
     padTo: num('pad-to', d.padTo),
+    inventedNames: num('invented-names', d.inventedNames),
     print: (line) => console.log(line),
   });
   return 0;

@@ -8,6 +8,7 @@ import { cpus, totalmem, platform, arch } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchSection } from './harness.js';
+import { mergeBenchSections } from './merge-sections.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -43,24 +44,12 @@ for (const file of files) {
   process.stdout.write(`${section.markdown.trim()}\n\n`);
 }
 
-// Read the file only now, after the (minutes-long) benches, and merge: sections of benches not
-// run this time are kept, so `npm run bench -- gym` updates one section and two bench runs in
-// parallel do not erase each other's results. The write is a rename, so readers never see half a file.
+// Read the file only now, after the (minutes-long) benches, and merge: only the sections of the
+// benches run are replaced, so `npm run bench -- gym` updates one section, two bench runs in
+// parallel do not erase each other's results, and text written by hand (marked or not) stays.
+// The write is a rename, so readers never see half a file.
 const previous = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
-const sections = new Map<string, string>();
-for (const m of previous.matchAll(/<!-- bench:(\S+) -->\n([\s\S]*?)<!-- \/bench:\1 -->/g)) {
-  sections.set(m[1]!, m[2]!);
-}
-for (const [name, text] of fresh) sections.set(name, text);
-const body = [...sections.entries()]
-  .sort(([a], [b]) => a.localeCompare(b))
-  .map(([name, text]) => `<!-- bench:${name} -->\n${text}<!-- /bench:${name} -->`)
-  .join('\n\n');
 const tmpFile = `${outFile}.${process.pid}.tmp`;
-writeFileSync(
-  tmpFile,
-  `# Benchmarks\n\nRegenerate with \`npm run bench\` (all) or \`npm run bench -- NAME\` (one section). ` +
-    `Each section names its command, machine and the reference measured beside it in the same run.\n\n${body}\n`,
-);
+writeFileSync(tmpFile, mergeBenchSections(previous, fresh));
 renameSync(tmpFile, outFile);
 console.log(`wrote ${outFile}`);

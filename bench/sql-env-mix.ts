@@ -5,7 +5,7 @@
  * the bundled data.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,6 +121,7 @@ export async function mixVsPython(pool: QueryPool): Promise<string> {
     }
     const tripP50 = median(roundTrips);
     const tripMean = roundTrips.reduce((a, b) => a + b, 0) / roundTrips.length;
+    const cpu = await queryCpu(pool, plan);
 
     await envRound(uncached, plan, 0.5);
     await envRound(cached, plan, 0.5);
@@ -166,14 +167,26 @@ export async function mixVsPython(pool: QueryPool): Promise<string> {
         `${(1000 * tripMean).toFixed(0)} µs mean through the pool: two process wake-ups (the query process blocked in read(2), then this process in its event loop), ` +
         `screening and two MessagePack frames. Machine load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores: every wake-up waits for a core. ` +
         `Cache after the run: ${cache.size} results, ${cache.hits} hits, ${cache.misses} misses.`,
+      ...(cpu
+        ? [
+            '',
+            `Where a gold query's time goes (\`QueryPool.run\` over the mix's gold queries for ${CPU_WINDOW_S} s, CPU time per query from /proc): ` +
+              `${cpu.wallUs.toFixed(0)} µs wall; this process ${cpu.parentMainUs.toFixed(0)} µs of CPU on its main thread (screening, the request, the reply's decoding, ` +
+              `promises and the event loop) and ${cpu.parentOtherUs.toFixed(0)} µs on V8's helper threads (garbage collection); the query process ${cpu.childMainUs.toFixed(0)} µs ` +
+              `(reading the request, SQLite, encoding the result) and ${cpu.childOtherUs.toFixed(0)} µs on its helper threads. ` +
+              `${cpu.wallUs > cpu.totalUs ? `The remaining ${(cpu.wallUs - cpu.totalUs).toFixed(0)} µs is neither process running: the wake-ups.` : 'The processes ran at the same time for part of it (CPU time exceeds wall time).'}`,
+          ]
+        : []),
       '',
       `What bounds the uncached row: describe and sample are served in-process from the per-database cache (${part(off, 'describe')} and ${part(off, 'sample')} a step, ` +
         `parsing, observation and reward included); a query step is ${part(off, 'query')}, of which the sandbox round trip is the part that in-process SQLite does not pay. ` +
         (Number.isFinite(allowedQueryUs)
           ? `For ${GOAL}× the Python loop a query step would have to take at most ${allowedQueryUs.toFixed(0)} µs here (${(1000 * offSteps).toFixed(0)} µs for the three steps now). `
           : '') +
-        'Keeping agent SQL in a separate, killable process is what sets that floor (a thread cannot stop a runaway SQLite statement), so on a loaded machine the ' +
-        'uncached ratio is set by how fast the operating system wakes the two processes; the cache removes the round trip for every repeated deterministic query.',
+        'Of a gold query through the pool, the breakdown above shows what is left: the query process\'s own CPU (SQLite on a prepared statement, the request read, the result encoded) ' +
+        'and this process\'s side of the round trip, run one after the other, plus the wake-ups between them; on a loaded machine each of those also waits for a core. ' +
+        'Keeping agent SQL in a separate, killable process is what sets that floor (a thread cannot stop a runaway SQLite statement); ' +
+        'the result cache removes the round trip for every repeated deterministic query.',
     ].join('\n');
   } finally {
     await uncached.close();
@@ -209,6 +222,59 @@ function rawQueryMs(plan: readonly MixStep[]): number {
   } finally {
     for (const db of dbs.values()) db.close();
   }
+}
+
+/** Seconds of gold queries timed for the CPU breakdown (the kernel counts CPU in 10 ms ticks). */
+const CPU_WINDOW_S = 1.5;
+
+/** CPU time (µs) of a process's main thread and of its other threads, from /proc (Linux); undefined elsewhere. */
+function threadCpuUs(pid: number): { main: number; other: number } | undefined {
+  try {
+    let main = 0;
+    let other = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime, in clock ticks (100 a second on Linux).
+      const us = (Number(fields[11]) + Number(fields[12])) * 10_000;
+      if (Number(tid) === pid) main += us;
+      else other += us;
+    }
+    return { main, other };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Per gold query through the pool: wall time, and CPU time of this process and of the query
+ * processes, main thread and helper threads apart. Undefined where /proc is not there.
+ */
+async function queryCpu(
+  pool: QueryPool,
+  plan: readonly MixStep[],
+): Promise<{ wallUs: number; parentMainUs: number; parentOtherUs: number; childMainUs: number; childOtherUs: number; totalUs: number } | undefined> {
+  const pids = () => [process.pid, ...pool.pids];
+  const sample = () => new Map(pids().map((pid) => [pid, threadCpuUs(pid)]));
+  if (sample().get(process.pid) === undefined) return undefined;
+  const before = sample();
+  const t0 = performance.now();
+  let n = 0;
+  while (performance.now() - t0 < CPU_WINDOW_S * 1000) {
+    for (const { dbPath, question } of plan) await pool.run(dbPath, question.goldSql);
+    n += plan.length;
+  }
+  const wallUs = ((performance.now() - t0) * 1000) / n;
+  const after = sample();
+  // A process started during the window would add its start-up; one retired (idle) is left out.
+  if (pool.pids.some((pid) => !before.has(pid))) return undefined;
+  const delta = (pid: number, k: 'main' | 'other') => ((after.get(pid)?.[k] ?? 0) - (before.get(pid)?.[k] ?? 0)) / n;
+  const children = pool.pids;
+  const parentMainUs = delta(process.pid, 'main');
+  const parentOtherUs = delta(process.pid, 'other');
+  const childMainUs = children.reduce((a, pid) => a + delta(pid, 'main'), 0);
+  const childOtherUs = children.reduce((a, pid) => a + delta(pid, 'other'), 0);
+  return { wallUs, parentMainUs, parentOtherUs, childMainUs, childOtherUs, totalUs: parentMainUs + parentOtherUs + childMainUs + childOtherUs };
 }
 
 async function sandboxQueryMs(pool: QueryPool, plan: readonly MixStep[]): Promise<number> {

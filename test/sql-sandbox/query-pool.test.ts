@@ -74,6 +74,25 @@ describe('QueryPool results', () => {
     expect(r.rows).toEqual([['Adele']]);
   });
 
+  it('screens a statement sent again exactly as the first time (allowed or refused, short or long)', async () => {
+    const statements = [
+      'SELECT count(*) FROM singer',
+      'DELETE FROM singer',
+      "SELECT ';DROP TABLE t'",
+      'SELECT 1; DROP TABLE singer',
+      `SELECT count(*) FROM singer WHERE name <> '${'x'.repeat(2_500)}'`,
+      `DELETE FROM singer WHERE name <> '${'x'.repeat(2_500)}'`,
+      'SELECT count(*)  FROM singer',
+    ];
+    const outcome = (p: Promise<{ rows: unknown[] }>) => p.then((r) => ({ rows: r.rows }), (e: SqlSandboxError) => ({ error: e.errorType, message: e.message }));
+    const first = [];
+    for (const sql of statements) first.push(await outcome(pool.run(dbPath, sql)));
+    expect(first.map((o) => ('error' in o ? o.error : 'ok'))).toEqual(['ok', 'forbidden_sql', 'ok', 'forbidden_sql', 'ok', 'forbidden_sql', 'ok']);
+    for (let round = 0; round < 2; round++) {
+      for (const [i, sql] of [...statements.entries()].reverse()) expect(await outcome(pool.run(dbPath, sql))).toEqual(first[i]);
+    }
+  });
+
   it('explains unknown tables and columns', async () => {
     const table = await errorOf(pool.run(dbPath, 'SELECT * FROM singers'));
     expect(table).toMatchObject({ errorType: 'sql_error' });

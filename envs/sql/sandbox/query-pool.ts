@@ -6,7 +6,7 @@ import { DEFAULT_QUERY_LIMITS, resolveQueryLimits, type QueryLimits } from './li
 import type { QueryResult } from './query-result.js';
 import { QueryLane, type LaneScheduler, type QueryJob } from './query-lane.js';
 import { QueryProcess, type IpcSerialization, type QueryReply } from './query-process.js';
-import { checkReadOnlySql } from './read-only-check.js';
+import { checkReadOnlySql, type ReadOnlySqlCheck } from './read-only-check.js';
 
 /** Options of a {@link QueryPool}. */
 export interface QueryPoolOptions {
@@ -46,6 +46,9 @@ export interface QueryPoolOptions {
   memoryLimitBytes?: number;
 }
 
+/** Screening results remembered (at most this many, of texts up to this long: ≤ 1 MiB of SQL). */
+const SCREEN_MEMO_ENTRIES = 512;
+const SCREEN_MEMO_MAX_CHARS = 2_000;
 /** A process that exits this many times in a row before becoming ready marks the pool broken. */
 const MAX_STARTUP_FAILURES = 3;
 const MEMORY_POLL_MS = 100;
@@ -117,6 +120,7 @@ export class QueryPool {
   private outstanding = 0;
   private keepAlive: NodeJS.Timeout | undefined;
   private readonly absolutePaths = new Map<string, string>();
+  private readonly screened = new Map<string, ReadOnlySqlCheck>();
 
   constructor(options: QueryPoolOptions = {}) {
     this.size = options.size ?? Math.max(1, Math.min(2, availableParallelism()));
@@ -165,7 +169,7 @@ export class QueryPool {
     } catch (e) {
       return Promise.reject(new SqlSandboxError('sql_error', (e as Error).message));
     }
-    const check = checkReadOnlySql(sql);
+    const check = this.screen(sql);
     if (!check.ok) return Promise.reject(new SqlSandboxError(check.errorType, check.message));
     const result = new Promise<QueryResult>((resolve, reject) => {
       lane.queued.push({ lane, dbPath: this.absolutePath(dbPath), sql: check.sql, limits: resolved, resolve, reject });
@@ -174,6 +178,22 @@ export class QueryPool {
       this.pump();
     });
     return this.holdOpenUntil(result);
+  }
+
+  /**
+   * {@link checkReadOnlySql}, remembered for short SQL texts: the check is a pure function of the
+   * text, and agents send the same SQL again (K rollouts of a question, repeated probes).
+   */
+  private screen(sql: string): ReadOnlySqlCheck {
+    let check = this.screened.get(sql);
+    if (check === undefined) {
+      check = Object.freeze(checkReadOnlySql(sql));
+      if (sql.length <= SCREEN_MEMO_MAX_CHARS) {
+        if (this.screened.size >= SCREEN_MEMO_ENTRIES) this.screened.clear();
+        this.screened.set(sql, check);
+      }
+    }
+    return check;
   }
 
   /** `dbPath` made absolute, remembered: a pool is asked about the same few files again and again. */

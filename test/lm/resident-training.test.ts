@@ -137,7 +137,8 @@ describe('resident LM engine', () => {
     try {
       const prompts = Array.from({ length: batch }, (_, b) => [5 + b, 9, 14, 3]);
       await generateTokens(engine, new RopeCache(model.config), prompts, { maxTokens: 6, temperature: 0, stopTokenIds: [] });
-      const { stats } = (await engine.decode()).session;
+      // On CPU decoding reads the prompt's cache as a fixed prefix (engine.decodeAfterPrefix).
+      const { stats } = (await engine.decodeAfterPrefix()).session;
       return { perStep: stats.feedBytes / stats.runs, steps: stats.runs, residentFeeds: stats.residentFeeds / stats.runs };
     } finally {
       await engine.close();
@@ -153,8 +154,8 @@ describe('resident LM engine', () => {
     expect(s.perStep).toBe(l.perStep);
     // …and small: int64 ids (2·8 B) + cos/sin (2·2·D·4 B) + bias over ≤ 10 positions (2·10·4 B).
     expect(s.perStep).toBeLessThan(2 * 8 + 2 * 2 * 16 * 4 + 2 * 10 * 4 + 1);
-    // Every weight and the per-layer cache were fed from resident tensors.
-    expect(l.residentFeeds).toBe(large.weights.size + 2 * 3);
-    expect(s.residentFeeds).toBe(small.weights.size + 2 * 1);
+    // Every weight, the per-layer cache and the per-layer prompt prefix were fed from resident tensors.
+    expect(l.residentFeeds).toBe(large.weights.size + 2 * 3 + 2 * 3);
+    expect(s.residentFeeds).toBe(small.weights.size + 2 * 1 + 2 * 1);
   }, 120_000);
 });

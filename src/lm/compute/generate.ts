@@ -89,12 +89,15 @@ export async function generateTokens(
   const lora = options.adapter?.config;
   const useCache = options.kvCache ?? true;
   const prefill = await engine.prefill(lora);
-  const decode = useCache ? await engine.decode(lora) : undefined;
+  // On CPU the prompt's cache is split off after the prefill and fed as it is to every decode step
+  // (no per-step copy of it); only the generated tokens' cache grows. Host slicing, so CPU only.
+  const onHost = useCache && engine.runtime.provider === 'cpu' && Math.max(...prompts.map((p) => p.length)) >= 2;
+  const decode = useCache ? await (onHost ? engine.decodeAfterPrefix(lora) : engine.decode(lora)) : undefined;
   const weightFeeds = await engine.weightFeeds(prefill.built, options);
 
   // Rows with the same prompt (a GRPO group's K samples) share one prefill: the prompt's keys and
   // values are computed once and copied to every row that continues it. Host copies, so CPU only.
-  const shared = useCache && engine.runtime.provider === 'cpu' ? sharedRows(rows.map((r) => r.prompt)) : undefined;
+  const shared = onHost ? sharedRows(rows.map((r) => r.prompt)) : undefined;
   const packed = packLeft(shared ? shared.prompts : rows.map((r) => r.prompt), padId);
   let length = packed.length;
   let ids = packed.ids;
@@ -119,20 +122,29 @@ export async function generateTokens(
 
   const started = performance.now();
   let logits = await runFull();
+  let prefixFeeds: Record<string, OrtTensor> = {};
   if (shared) {
     const { rowOf } = shared;
     logits = gatherRows(logits, rowOf, logits.length / shared.prompts.length);
     ids = gatherRows(ids, rowOf, length);
     mask = gatherRows(mask, rowOf, length);
-    const expanded: Record<string, OnnxHostTensor> = {};
+  }
+  if (onHost) {
+    // Rows take their prompt's cache (shared prompts: one prefill, copied to each row): positions
+    // [0, length − 1) become the fixed prefix, the last one the first entry of the growing cache.
+    const rowOf = shared?.rowOf ?? rows.map((_, b) => b);
+    const fixed: Record<string, OnnxHostTensor> = {};
+    const grown: Record<string, OnnxHostTensor> = {};
     for (let l = 0; l < numLayers; l++) {
-      for (const name of [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]) {
-        const t = cache![name]!;
-        const [, ...rest] = t.dims;
-        expanded[name] = onnxTensor('float32', [B, ...rest], gatherRows(t.data as Float32Array, rowOf, rest.reduce((a, d) => a * d, 1)));
+      for (const [present, prefix] of [[GRAPH_IO.presentKey(l), GRAPH_IO.prefixKey(l)], [GRAPH_IO.presentValue(l), GRAPH_IO.prefixValue(l)]] as const) {
+        const split = splitPositions(cache![present]!, rowOf);
+        fixed[prefix] = split.prefix;
+        grown[present] = split.last;
       }
     }
-    cache = expanded;
+    // Bound to the runtime once (in place on CPU): every step reads them without feeding bytes.
+    prefixFeeds = await engine.runtime.upload(fixed);
+    cache = await engine.runtime.upload(grown);
   }
   const prefillMs = performance.now() - started;
   let decodeSteps = 0;
@@ -192,6 +204,7 @@ export async function generateTokens(
       [GRAPH_IO.sin]: onnxTensor('float32', [B, 1, headDim], sin),
       [GRAPH_IO.attentionBias]: onnxTensor('float32', [B, 1, 1, length], attentionBias(mask, B, 1, length - 1)),
       ...weightFeeds,
+      ...prefixFeeds,
     };
     for (let l = 0; l < numLayers; l++) {
       feeds[GRAPH_IO.pastKey(l)] = cache![GRAPH_IO.presentKey(l)]!;
@@ -216,6 +229,26 @@ export async function generateTokens(
 /** Free a replaced KV cache held in device memory (host tensors are left to the garbage collector). */
 function releaseCache(cache: Record<string, OrtTensor | OnnxHostTensor> | undefined): void {
   for (const t of Object.values(cache ?? {})) if ('location' in t && t.location === 'gpu-buffer') t.dispose();
+}
+
+/**
+ * A prefill's cache tensor [n, K, L, D] split for decoding after a fixed prefix: rows `rowOf`,
+ * positions [0, L − 1) as the prefix and position L − 1 as the growing cache's first entry.
+ */
+function splitPositions(t: OrtTensor | OnnxHostTensor, rowOf: readonly number[]): { prefix: OnnxHostTensor; last: OnnxHostTensor } {
+  const [, heads, length, dim] = t.dims as [number, number, number, number];
+  const data = t.data as Float32Array;
+  const B = rowOf.length;
+  const prefix = new Float32Array(B * heads * (length - 1) * dim);
+  const last = new Float32Array(B * heads * dim);
+  rowOf.forEach((r, b) => {
+    for (let h = 0; h < heads; h++) {
+      const from = (r * heads + h) * length * dim;
+      prefix.set(data.subarray(from, from + (length - 1) * dim), (b * heads + h) * (length - 1) * dim);
+      last.set(data.subarray(from + (length - 1) * dim, from + length * dim), (b * heads + h) * dim);
+    }
+  });
+  return { prefix: onnxTensor('float32', [B, heads, length - 1, dim], prefix), last: onnxTensor('float32', [B, heads, 1, dim], last) };
 }
 
 /**

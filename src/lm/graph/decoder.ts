@@ -1,6 +1,6 @@
 import type { ModelConfig } from '../model/config.js';
 import { layerParam, projectionModule, type ProjectionName } from '../model/parameters.js';
-import { groupedQueryAttention, loraLinear, swiGlu, type LoraTensors } from './layers.js';
+import { blockAttention, loraLinear, swiGlu, type LoraTensors } from './layers.js';
 import { embedding, ops, rmsNorm, rope, type Tensor } from './onnx.js';
 
 /** Key and value cache of one layer, each [B, K, S, D]. */
@@ -20,6 +20,11 @@ export interface DecoderInputs {
   readonly attentionBias: Tensor;
   /** Cached keys/values of earlier positions, one per layer (absent for a first pass). */
   readonly past?: readonly LayerCache[];
+  /**
+   * Keys/values of positions before `past` that every step attends to but that are not part of
+   * `present` (a prompt's cache, fed unchanged to every decode step instead of being copied along).
+   */
+  readonly prefix?: readonly LayerCache[];
 }
 
 /** Where the decoder finds its weights: graph tensors by Hugging Face parameter name. */
@@ -75,7 +80,8 @@ export function buildDecoder(config: ModelConfig, weights: DecoderWeights, input
     const values = past ? ops.concat([past.value, v], 2) : v;
     present.push({ key: keys, value: values });
 
-    const attended = groupedQueryAttention(q, keys, values, inputs.attentionBias, { numHeads: H, numKvHeads: K, headDim: D });
+    const prefix = inputs.prefix?.[l];
+    const attended = blockAttention(q, [...(prefix ? [prefix] : []), { key: keys, value: values }], inputs.attentionBias, { numHeads: H, numKvHeads: K, headDim: D });
     const merged = attended.transpose([0, 2, 1, 3]).reshape([0, 0, H * D]);
     x = x.add(proj(merged, 'o_proj', config.oBias));
 

@@ -26,6 +26,9 @@ export const GRAPH_IO = {
   pastValue: (layer: number): string => `past.${layer}.value`,
   presentKey: (layer: number): string => `present.${layer}.key`,
   presentValue: (layer: number): string => `present.${layer}.value`,
+  /** Inputs of decode-after-prefix graphs: a prompt's keys/values, the same at every step. */
+  prefixKey: (layer: number): string => `prefix.${layer}.key`,
+  prefixValue: (layer: number): string => `prefix.${layer}.value`,
   gradOf: (param: string): string => `grad.${param}`,
   /** Input of prefix training graphs: ∂loss/∂(an output), e.g. `seed.present.0.key`. */
   seedOf: (output: string): string => `seed.${output}`,
@@ -190,14 +193,17 @@ export function buildScoringGraph(config: ModelConfig, options: ScoringGraphOpti
  * The generation step graph: runs `input_ids` [B, T] after an optional KV cache of P earlier
  * positions (`past.N.key`/`past.N.value`, [B, K, P, D]) and returns the logits of the last
  * position (`logits` [B, V]) and the extended cache (`present.N.*`, [B, K, P+T, D]). Without a
- * past it is the prefill graph; with one and T = 1 it is the decode graph.
+ * past it is the prefill graph; with one and T = 1 it is the decode graph. With `withPrefix` it
+ * also attends to `prefix.N.key`/`prefix.N.value` [B, K, Q, D] before the past (`attention_bias`
+ * then spans Q + P + T keys): a prompt's cache fed as it is to every step, while `present`
+ * carries only the past and new positions.
  *
  * @example
  * const prefill = buildStepGraph(cfg, { withPast: false });
  * const decode = buildStepGraph(cfg, { withPast: true });
  */
-export function buildStepGraph(config: ModelConfig, options: { withPast: boolean; lora?: LoraConfig }): BuiltGraph {
-  const g = new Graph(`${config.arch}_${options.withPast ? 'decode' : 'prefill'}`);
+export function buildStepGraph(config: ModelConfig, options: { withPast: boolean; withPrefix?: boolean; lora?: LoraConfig }): BuiltGraph {
+  const g = new Graph(`${config.arch}_${options.withPast ? 'decode' : 'prefill'}${options.withPrefix ? '_prefix' : ''}`);
   const inputIds = g.input(GRAPH_IO.inputIds, 'int64', ['batch', 'seq']);
   const cos = g.input(GRAPH_IO.cos, 'float32', ['batch', 'seq', config.headDim]);
   const sin = g.input(GRAPH_IO.sin, 'float32', ['batch', 'seq', config.headDim]);
@@ -208,8 +214,14 @@ export function buildStepGraph(config: ModelConfig, options: { withPast: boolean
         value: g.input(GRAPH_IO.pastValue(l), 'float32', ['batch', config.numKvHeads, 'past', config.headDim]),
       }))
     : undefined;
+  const prefix: LayerCache[] | undefined = options.withPrefix
+    ? Array.from({ length: config.numLayers }, (_, l) => ({
+        key: g.input(GRAPH_IO.prefixKey(l), 'float32', ['batch', config.numKvHeads, 'prefix', config.headDim]),
+        value: g.input(GRAPH_IO.prefixValue(l), 'float32', ['batch', config.numKvHeads, 'prefix', config.headDim]),
+      }))
+    : undefined;
   const { weights, base, loraNames } = declareWeights(g, config, options.lora);
-  const { hidden, present } = buildDecoder(config, weights, { inputIds, cos, sin, attentionBias, ...(past ? { past } : {}) });
+  const { hidden, present } = buildDecoder(config, weights, { inputIds, cos, sin, attentionBias, ...(past ? { past } : {}), ...(prefix ? { prefix } : {}) });
   // Left padding puts every sequence's newest token in the last column.
   const last = hidden.slice(1, -1, Number.MAX_SAFE_INTEGER).squeeze([1]);
   g.output(lmHead(config, weights, last), GRAPH_IO.logits);

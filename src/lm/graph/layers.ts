@@ -1,4 +1,4 @@
-import { linear, type Tensor } from './onnx.js';
+import { linear, ops, type Tensor } from './onnx.js';
 
 /**
  * Building blocks of Llama-family decoders as ONNX subgraphs. Shapes in comments:
@@ -67,5 +67,31 @@ export function groupedQueryAttention(
   const v5 = v.unsqueeze([2]);
   const scores = q5.matmul(k5.transpose([0, 1, 2, 4, 3])).mul(1 / Math.sqrt(dims.headDim)).add(bias.unsqueeze([1]));
   const out = scores.softmax(-1).matmul(v5);
+  return out.reshape([0, dims.numHeads, -1, dims.headDim]);
+}
+
+/**
+ * {@link groupedQueryAttention} over keys/values given in blocks (e.g. a prompt's cache that stays
+ * the same for every decode step, then the growing cache of the generated tokens): the scores
+ * of all blocks share one softmax, and the output sums each block's weighted values, so no block
+ * is ever concatenated (copied) with another. `bias` [B, 1, T, S₁ + S₂ + …] covers the blocks in
+ * order. One block is exactly `groupedQueryAttention`.
+ *
+ * @example
+ * const out = blockAttention(q, [{ key: promptK, value: promptV }, { key: k, value: v }], bias, { numHeads: 8, numKvHeads: 2, headDim: 64 });
+ */
+export function blockAttention(
+  q: Tensor,
+  blocks: readonly { readonly key: Tensor; readonly value: Tensor }[],
+  bias: Tensor,
+  dims: { numHeads: number; numKvHeads: number; headDim: number },
+): Tensor {
+  if (blocks.length === 1) return groupedQueryAttention(q, blocks[0]!.key, blocks[0]!.value, bias, dims);
+  const group = dims.numHeads / dims.numKvHeads;
+  const q5 = q.reshape([0, dims.numKvHeads, group, -1, dims.headDim]);
+  const scores = blocks.map((b) => q5.matmul(b.key.unsqueeze([2]).transpose([0, 1, 2, 4, 3])));
+  const all = ops.concat(scores, -1).mul(1 / Math.sqrt(dims.headDim)).add(bias.unsqueeze([1])).softmax(-1);
+  const weights = ops.splitLike(all, -1, scores);
+  const out = weights.map((w, i) => w.matmul(blocks[i]!.value.unsqueeze([2]))).reduce((a, b) => a.add(b));
   return out.reshape([0, dims.numHeads, -1, dims.headDim]);
 }

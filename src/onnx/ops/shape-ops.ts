@@ -138,6 +138,22 @@ export function split(x: Tensor, axis: number, sizes: readonly number[]): Tensor
 }
 
 /**
+ * Split `x` along `axis` into pieces shaped like `likes` along that axis, sizes read at run time
+ * from their shapes (what `split` cannot do when the sizes are not static).
+ *
+ * @example
+ * ```ts
+ * const [a, b] = splitLike(scores, -1, [pastKeys, newKeys]); // a KV cache of any length
+ * ```
+ */
+export function splitLike(x: Tensor, axis: number, likes: readonly Tensor[]): Tensor[] {
+  const a = normalizeAxis('Split', axis, x.rank);
+  const la = likes.map((t) => normalizeAxis('Split', axis, t.rank));
+  const extents = concat(likes.map((t, i) => slice(shapeOf(t), [0], [la[i]!], [la[i]! + 1])), 0);
+  return x.graph.apply('Split', [x, extents], { axis: attrInt(a) }, likes.map((t, i) => ({ dtype: x.dtype, shape: x.shape.map((d, j) => (j === a ? t.shape[la[i]!]! : d)) })));
+}
+
+/**
  * Broadcast `x` to `shape` (numpy rules). With a runtime shape tensor, pass the known result shape.
  *
  * @example
@@ -212,8 +228,7 @@ export const shapeGrads: GradRules = {
     const sizes = x.map((t) => t!.shape[axis]!);
     if (sizes.every((s): s is number => typeof s === 'number')) return split(dy!, axis, sizes);
     // Runtime sizes (e.g. a KV cache of any length): each input's extent along the axis, read from its shape.
-    const extents = concat(x.map((t) => slice(shapeOf(t!), [0], [axis], [axis + 1])), 0);
-    return dy!.graph.apply('Split', [dy!, extents], { axis: attrInt(axis) }, x.map((t) => ({ dtype: dy!.dtype, shape: t!.shape })));
+    return splitLike(dy!, axis, x.map((t) => t!));
   },
   Split: ({ node, y, dy }) => {
     const axis = node.attrs['axis']!.value as number;

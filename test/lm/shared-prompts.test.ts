@@ -74,10 +74,13 @@ describe('scoring with shared prompts', () => {
 });
 
 describe('training with shared prompts', () => {
-  const weights = sequences.map((s) => Float32Array.from(s, () => rng.float() * 2 - 1));
+  const weighted = sequences.map((s) => Float32Array.from(s, () => rng.float() * 2 - 1));
+  // GRPO's case: the prompt's tokens carry no weight, so the prefix backward runs without the LM head.
+  const masked = weighted.map((w, b) => w.map((v, t) => (t < promptLengths[b]! ? 0 : v)));
 
-  for (const train of ['full', 'lora'] as const) {
-    it(`accumulates the unshared gradient (${train}), prompt tokens weighted too, and reports the unshared scores`, async () => {
+  for (const [train, promptWeights] of [['full', 'weighted'], ['lora', 'weighted'], ['full', 'zero'], ['lora', 'zero']] as const) {
+    it(`accumulates the unshared gradient (${train}, prompt tokens ${promptWeights}) and reports the unshared scores`, async () => {
+      const weights = promptWeights === 'weighted' ? weighted : masked;
       const make = () =>
         Policy.create(model, {
           intraOpThreads: 1,
@@ -95,6 +98,9 @@ describe('training with shared prompts', () => {
           expectClose(shared.logprobs![i]!, plain.logprobs![i]!, 1e-5);
           expectClose(shared.entropies![i]!, plain.entropies![i]!, 1e-5);
         });
+        // Without scores asked for, the same gradient is accumulated (a second time).
+        await ta.accumulate(sequences, weights);
+        await tb.accumulate(sequences, weights, { promptLengths });
         const ga = await ta.readGradients();
         const gb = await tb.readGradients();
         expect(gb.size).toBe(ga.size);

@@ -127,6 +127,15 @@ export class ModelEngine {
     );
   }
 
+  /** The headless prefix training graph: accumulates only the gradient of Σ keys/values · seeds (no LM head). */
+  promptPrefixBackward(target: Exclude<GradientTarget, 'none'>, lora?: LoraConfig): Promise<CompiledGraph> {
+    return this.compile(
+      `prompt-prefix-backward:${target}:${loraKey(lora)}`,
+      () => buildScoringGraph(this.model.config, { present: true, headless: true, gradients: target, accumulate: true, ...(lora ? { lora } : {}) }),
+      (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
+    );
+  }
+
   /** The prefill graph (no KV cache in, cache out; the cache stays resident). */
   prefill(lora?: LoraConfig): Promise<CompiledGraph> {
     return this.compile(`prefill:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: false, ...(lora ? { lora } : {}) }), () => this.cacheOutputs());

@@ -199,8 +199,9 @@ export async function scoreSharedPrompts(
  * accumulators in three passes: the prefixes forward (their keys and values), the continuations
  * forward and backward (gradients of the parameters, and of the prefix keys/values per row), and
  * the prefixes forward and backward seeded with the rows' key/value gradients summed per group
- * (plus the prefix tokens' own weights, summed per group). Returns the objective, and the scores
- * into `into` when given.
+ * (plus the prefix tokens' own weights, summed per group; when they are all zero, as for GRPO's
+ * masked prompts, that pass has no LM head and the first one gives the prompt positions'
+ * scores). Returns the objective, and the scores into `into` when given.
  */
 export async function accumulateSharedPrompts(
   engine: ModelEngine,
@@ -220,10 +221,30 @@ export async function accumulateSharedPrompts(
   const presents = Array.from({ length: numLayers }, (_, l) => [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]).flat();
   const pasts = Array.from({ length: numLayers }, (_, l) => [GRAPH_IO.pastKey(l), GRAPH_IO.pastValue(l)]).flat();
 
-  // 1. The prefixes' keys and values under the trained weights.
   const prefix = prefixBatch(engine, rope, sequences, groups);
-  const prefixForward = await engine.promptPrefix(false, lora);
-  const pre = await prefixForward.session.run({ ...prefix.feeds, ...(await engine.weightFeeds(prefixForward.built, source)) }, { outputs: presents });
+  const U = groups.length;
+  const P = prefix.length;
+  // The prompt tokens' own weights, summed over each group (zero in GRPO: prompts are masked).
+  const prefixWeights = new Float32Array(U * P);
+  groups.forEach((g, u) => {
+    const p0 = u * P + prefix.padding[u]!;
+    for (const b of g.rows) {
+      const w = checkedWeights(weights, sequences, b);
+      for (let t = 1; t <= g.split; t++) prefixWeights[p0 + t - 1]! += w[t]!;
+    }
+  });
+  const prefixWeighted = prefixWeights.some((v) => v !== 0);
+  const scored = into ? [GRAPH_IO.logprobs, ...(entropy ? [GRAPH_IO.entropy] : [])] : [];
+
+  // 1. The prefixes' keys and values under the trained weights (and, when the prefix backward
+  //    will have no LM head, the prompt positions' scores; without scores, no LM head here either).
+  const headless = !prefixWeighted;
+  const prefixForward = headless && into ? await engine.promptPrefix(entropy, lora) : await engine.prefill(lora);
+  const { [GRAPH_IO.targetIds]: _targets, ...stepFeeds } = prefix.feeds;
+  const pre = await prefixForward.session.run(
+    { ...(headless && into ? prefix.feeds : stepFeeds), ...(await engine.weightFeeds(prefixForward.built, source)) },
+    { outputs: [...presents, ...(headless ? scored : [])] },
+  );
 
   // 2. The continuations: parameter gradients accumulated, key/value gradients per row returned.
   const suffix = suffixBatch(engine, rope, sequences, groups, prefix);
@@ -237,7 +258,6 @@ export async function accumulateSharedPrompts(
     for (let t = s + 1; t < w.length; t++) suffixWeights[q0 + t - s - 1] = w[t]!;
   });
   const suffixGraph = await engine.promptSuffixTraining(options.target, entropy, lora);
-  const scored = into ? [GRAPH_IO.logprobs, ...(entropy ? [GRAPH_IO.entropy] : [])] : [];
   let accumulation = optimizer.accumulation();
   const post = await suffixGraph.session.run(
     {
@@ -252,8 +272,6 @@ export async function accumulateSharedPrompts(
   optimizer.accumulated(post);
 
   // 3. The prefixes again, forward and backward: seeded with Σ_rows ∂L/∂(keys, values) and the prefix tokens' summed weights.
-  const U = groups.length;
-  const P = prefix.length;
   const seeds: Record<string, OnnxHostTensor> = {};
   for (let l = 0; l < numLayers; l++) {
     for (const [past, present] of [[GRAPH_IO.pastKey(l), GRAPH_IO.presentKey(l)], [GRAPH_IO.pastValue(l), GRAPH_IO.presentValue(l)]] as const) {
@@ -262,27 +280,26 @@ export async function accumulateSharedPrompts(
       seeds[GRAPH_IO.seedOf(present)] = onnxTensor('float32', [U, ...rest], sumRows(g.data as Float32Array, suffix.rowGroup, U, rest.reduce((a, d) => a * d, 1)));
     }
   }
-  const prefixWeights = new Float32Array(U * P);
-  groups.forEach((g, u) => {
-    const p0 = u * P + prefix.padding[u]!;
-    for (const b of g.rows) {
-      const w = checkedWeights(weights, sequences, b);
-      for (let t = 1; t <= g.split; t++) prefixWeights[p0 + t - 1]! += w[t]!;
-    }
-  });
-  const prefixGraph = await engine.promptPrefixTraining(options.target, entropy, lora);
+  // Weighted prompt tokens need the LM head in the backward; otherwise only the keys/values matter.
+  const prefixGraph = headless ? await engine.promptPrefixBackward(options.target, lora) : await engine.promptPrefixTraining(options.target, entropy, lora);
   accumulation = optimizer.accumulation();
   const again = await prefixGraph.session.run(
-    { ...prefix.feeds, [GRAPH_IO.tokenWeights]: onnxTensor('float32', [U, P], prefixWeights), ...seeds, ...accumulation.feeds, ...(await engine.weightFeeds(prefixGraph.built, source)) },
-    { outputs: [GRAPH_IO.objective, ...scored, ...accumulatorsOf(prefixGraph.built.gradientOf)], ...(accumulation.into ? { into: accumulation.into } : {}) },
+    {
+      ...(headless ? stepFeeds : { ...prefix.feeds, [GRAPH_IO.tokenWeights]: onnxTensor('float32', [U, P], prefixWeights) }),
+      ...seeds,
+      ...accumulation.feeds,
+      ...(await engine.weightFeeds(prefixGraph.built, source)),
+    },
+    { outputs: [...(headless ? [] : [GRAPH_IO.objective, ...scored]), ...accumulatorsOf(prefixGraph.built.gradientOf)], ...(accumulation.into ? { into: accumulation.into } : {}) },
   );
   optimizer.accumulated(again);
 
+  const prefixScores = headless ? pre : again;
   if (into) {
-    assemble(sequences, { ...prefix, values: again[GRAPH_IO.logprobs]!.data as Float32Array }, { ...suffix, values: post[GRAPH_IO.logprobs]!.data as Float32Array }, into.logprobs);
-    if (entropy) assemble(sequences, { ...prefix, values: again[GRAPH_IO.entropy]!.data as Float32Array }, { ...suffix, values: post[GRAPH_IO.entropy]!.data as Float32Array }, into.entropies!);
+    assemble(sequences, { ...prefix, values: prefixScores[GRAPH_IO.logprobs]!.data as Float32Array }, { ...suffix, values: post[GRAPH_IO.logprobs]!.data as Float32Array }, into.logprobs);
+    if (entropy) assemble(sequences, { ...prefix, values: prefixScores[GRAPH_IO.entropy]!.data as Float32Array }, { ...suffix, values: post[GRAPH_IO.entropy]!.data as Float32Array }, into.entropies!);
   }
-  return (post[GRAPH_IO.objective]!.data as Float32Array)[0]! + (again[GRAPH_IO.objective]!.data as Float32Array)[0]!;
+  return (post[GRAPH_IO.objective]!.data as Float32Array)[0]! + (headless ? 0 : (again[GRAPH_IO.objective]!.data as Float32Array)[0]!);
 }
 
 function accumulatorsOf(names: readonly string[]): string[] {

@@ -98,6 +98,18 @@ export interface ScoringGraphOptions {
    * continuations' gradients with respect to these keys/values flow into the weights.
    */
   readonly present?: boolean;
+  /**
+   * With `present` and gradients: no LM head at all (no `target_ids`, `token_weights`, log-probs
+   * or objective output), only the gradient of Σ present·seed — the prefix backward of shared
+   * prompts when the prompt tokens carry no weight.
+   */
+  readonly headless?: boolean;
+}
+
+/** Σ_l Σ present_l·seed_l over the keys and values of every layer, with the `seed.present.N.*` inputs. */
+function presentSeedTerm(g: Graph, config: ModelConfig, present: readonly LayerCache[]): Tensor {
+  const seed = (name: string) => g.input(GRAPH_IO.seedOf(name), 'float32', ['batch', config.numKvHeads, 'seq', config.headDim]);
+  return present.flatMap((c, l) => [c.key.mul(seed(GRAPH_IO.presentKey(l))).sum(), c.value.mul(seed(GRAPH_IO.presentValue(l))).sum()]).reduce((a, b) => a.add(b));
 }
 
 /**
@@ -123,7 +135,6 @@ export function buildScoringGraph(config: ModelConfig, options: ScoringGraphOpti
   const gradients = options.gradients ?? 'none';
   const g = new Graph(`${config.arch}_scoring${options.entropy ? '_entropy' : ''}${options.past ? '_past' : ''}${options.present ? '_present' : ''}`);
   const inputIds = g.input(GRAPH_IO.inputIds, 'int64', ['batch', 'seq']);
-  const targetIds = g.input(GRAPH_IO.targetIds, 'int64', ['batch', 'seq']);
   const cos = g.input(GRAPH_IO.cos, 'float32', ['batch', 'seq', config.headDim]);
   const sin = g.input(GRAPH_IO.sin, 'float32', ['batch', 'seq', config.headDim]);
   const attentionBias = g.input(GRAPH_IO.attentionBias, 'float32', ['batch', 1, 'seq', options.past ? 'total' : 'seq']);
@@ -142,6 +153,17 @@ export function buildScoringGraph(config: ModelConfig, options: ScoringGraphOpti
       g.output(c.value, GRAPH_IO.presentValue(l));
     });
   }
+  if (options.headless) {
+    // Only the keys/values matter: no LM head, no log-probs, the objective is Σ present·seed.
+    if (!options.present || gradients === 'none') throw new LmError('a headless scoring graph needs present outputs and gradients');
+    const gradientOf = gradients === 'lora' ? loraNames : base;
+    const params = gradientOf.map((n) => tensors.get(n)!);
+    const grads = grad(presentSeedTerm(g, config, present), params);
+    if (options.accumulate) appendGradientAccumulation(g, gradientOf.map((name, i) => [name, grads.get(params[i]!)!] as const));
+    else gradientOf.forEach((name, i) => g.output(grads.get(params[i]!)!, GRAPH_IO.gradOf(name)));
+    return { graph: g, baseInputs: base, loraInputs: loraNames, gradientOf };
+  }
+  const targetIds = g.input(GRAPH_IO.targetIds, 'int64', ['batch', 'seq']);
   const logits = lmHead(config, weights, hidden);
   // The entropy costs one more vocabulary-sized buffer, so only entropy graphs compute it.
   const { logprobs, entropy } = options.entropy ? logProbsAndEntropy(logits, targetIds) : { logprobs: tokenLogProbs(logits, targetIds), entropy: undefined };
@@ -156,14 +178,7 @@ export function buildScoringGraph(config: ModelConfig, options: ScoringGraphOpti
     // A continuation graph also differentiates its past keys/values (to be summed into the prefix's).
     const pastTensors = (past ?? []).flatMap((c) => [c.key, c.value]);
     // A prefix graph adds Σ present·seed (the continuations' ∂loss/∂keys, ∂loss/∂values) to what it differentiates.
-    const seedTerm = options.present
-      ? present
-          .flatMap((c, l) => [
-            c.key.mul(g.input(GRAPH_IO.seedOf(GRAPH_IO.presentKey(l)), 'float32', ['batch', config.numKvHeads, 'seq', config.headDim])).sum(),
-            c.value.mul(g.input(GRAPH_IO.seedOf(GRAPH_IO.presentValue(l)), 'float32', ['batch', config.numKvHeads, 'seq', config.headDim])).sum(),
-          ])
-          .reduce((a, b) => a.add(b))
-      : undefined;
+    const seedTerm = options.present ? presentSeedTerm(g, config, present) : undefined;
     let grads: Map<Tensor, Tensor>;
     if (entropy && options.entropyGradient !== false) {
       // Objective Σ token_weights·logprobs + Σ entropy_weights·entropy: an entropy bonus's gradient.

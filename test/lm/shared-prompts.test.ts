@@ -66,6 +66,15 @@ describe('scoring with shared prompts', () => {
           expectClose(shared.logprobs[b]!, plain.logprobs[b]!, 1e-5);
           expectClose(shared.entropies![b]!, plain.entropies![b]!, 1e-5);
         });
+        // completionOnly: the same completion entries, every prompt entry 0 (shared rows and the row alone).
+        const completions = await policy.score(sequences, { entropy: true, reference, promptLengths, completionOnly: true });
+        sequences.forEach((_, b) => {
+          const p = promptLengths[b]!;
+          expectClose(completions.logprobs[b]!.subarray(p), plain.logprobs[b]!.subarray(p), 1e-5);
+          expectClose(completions.entropies![b]!.subarray(p), plain.entropies![b]!.subarray(p), 1e-5);
+          expect(Array.from(completions.logprobs[b]!.subarray(0, p)).every((v) => v === 0)).toBe(true);
+          expect(Array.from(completions.entropies![b]!.subarray(0, p)).every((v) => v === 0)).toBe(true);
+        });
       }
     } finally {
       await policy.close();
@@ -98,9 +107,16 @@ describe('training with shared prompts', () => {
           expectClose(shared.logprobs![i]!, plain.logprobs![i]!, 1e-5);
           expectClose(shared.entropies![i]!, plain.entropies![i]!, 1e-5);
         });
-        // Without scores asked for, the same gradient is accumulated (a second time).
+        // Without scores asked for, and with completionOnly, the same gradient is accumulated (twice more).
         await ta.accumulate(sequences, weights);
         await tb.accumulate(sequences, weights, { promptLengths });
+        await ta.accumulate(sequences, weights);
+        const completions = await tb.accumulate(sequences, weights, { promptLengths, completionOnly: true, scores: { entropy: true } });
+        sequences.forEach((_, i) => {
+          const p = promptLengths[i]!;
+          expectClose(completions.logprobs![i]!.subarray(p), plain.logprobs![i]!.subarray(p), 1e-5);
+          expect(Array.from(completions.entropies![i]!.subarray(0, p)).every((v) => v === 0)).toBe(true);
+        });
         const ga = await ta.readGradients();
         const gb = await tb.readGradients();
         expect(gb.size).toBe(ga.size);

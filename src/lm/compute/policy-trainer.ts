@@ -54,7 +54,7 @@ export class PolicyTrainer {
   async accumulate(
     sequences: readonly (readonly number[])[],
     weights: readonly ArrayLike<number>[],
-    options: { entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted; promptLengths?: readonly number[] } = {},
+    options: { entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted; promptLengths?: readonly number[]; completionOnly?: boolean } = {},
   ): Promise<{ objective: number } & Partial<ScoreResult>> {
     this.check();
     return accumulateGradients(this.engine, this.rope, sequences, weights, this.optimizer, {
@@ -62,7 +62,7 @@ export class PolicyTrainer {
       ...(this.adapter ? { adapter: this.adapter } : {}),
       ...(options.entropyWeights ? { entropyWeights: options.entropyWeights } : {}),
       ...(options.scores ? { scores: options.scores } : {}),
-      ...(options.promptLengths ? { promptLengths: options.promptLengths } : {}),
+      ...(options.promptLengths ? { promptLengths: options.promptLengths, completionOnly: options.completionOnly ?? false } : {}),
     });
   }
 

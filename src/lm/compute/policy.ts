@@ -89,13 +89,14 @@ export class Policy {
    * Log-probs as {@link logprobs} does, plus with `entropy: true` the entropy of the full
    * distribution each token was drawn from (entry t: H(p(· | seq[..t−1])), entry 0 is 0).
    * `promptLengths[b]`: how many leading tokens of sequence b are its prompt; rows with the same
-   * prompt compute it once (on CPU), with the same scores to float rounding.
+   * prompt compute it once (on CPU), with the same scores to float rounding; with `completionOnly`
+   * the prompts' entries [1, promptLength) are 0 and cost no LM head.
    */
-  async score(sequences: readonly (readonly number[])[], options: { reference?: boolean; entropy?: boolean; promptLengths?: readonly number[] } = {}): Promise<ScoreResult> {
+  async score(sequences: readonly (readonly number[])[], options: { reference?: boolean; entropy?: boolean; promptLengths?: readonly number[]; completionOnly?: boolean } = {}): Promise<ScoreResult> {
     return scoreSequences(this.engine, this.rope, sequences, {
       ...this.computeOptions(options.reference ?? false),
       entropy: options.entropy ?? false,
-      ...(options.promptLengths ? { promptLengths: options.promptLengths } : {}),
+      ...(options.promptLengths ? { promptLengths: options.promptLengths, completionOnly: options.completionOnly ?? false } : {}),
     });
   }
 

@@ -75,10 +75,10 @@ export async function scoreSequences(
   engine: ModelEngine,
   rope: RopeCache,
   sequences: readonly (readonly number[])[],
-  options: WeightSource & { entropy?: boolean; promptLengths?: readonly number[] } = {},
+  options: WeightSource & { entropy?: boolean; promptLengths?: readonly number[]; completionOnly?: boolean } = {},
 ): Promise<ScoreResult> {
   const entropy = options.entropy ?? false;
-  const { promptLengths, ...unshared } = options;
+  const { promptLengths, completionOnly, ...unshared } = options;
   const plan = sharingPlan(engine, sequences, promptLengths);
   if (plan) {
     const logprobs = new Array<Float32Array>(sequences.length);
@@ -90,7 +90,8 @@ export async function scoreSequences(
         if (entropies) entropies[b] = alone.entropies![i]!;
       });
     }
-    await scoreSharedPrompts(engine, rope, sequences, plan.groups, unshared, { logprobs, ...(entropies ? { entropies } : {}) });
+    await scoreSharedPrompts(engine, rope, sequences, plan.groups, { ...unshared, completionOnly: completionOnly ?? false }, { logprobs, ...(entropies ? { entropies } : {}) });
+    if (completionOnly) zeroPrompts([logprobs, ...(entropies ? [entropies] : [])], promptLengths!);
     return { logprobs, ...(entropies ? { entropies } : {}) };
   }
   const { session, built } = await (entropy ? engine.entropyScoring('none', options.adapter?.config) : engine.scoring('none', options.adapter?.config));
@@ -181,11 +182,11 @@ export async function accumulateGradients(
   sequences: readonly (readonly number[])[],
   weights: readonly ArrayLike<number>[],
   optimizer: ResidentOptimizer,
-  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted; promptLengths?: readonly number[] },
+  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted; promptLengths?: readonly number[]; completionOnly?: boolean },
 ): Promise<{ objective: number } & Partial<ScoreResult>> {
   if (options.target === 'lora' && !options.adapter) throw new RangeError("target 'lora' needs an adapter");
   if (weights.length !== sequences.length) throw new RangeError(`got ${weights.length} weight rows for ${sequences.length} sequences`);
-  const { promptLengths, ...unshared } = options;
+  const { promptLengths, completionOnly, ...unshared } = options;
   // An entropy bonus keeps the unshared path (its weights would need the prompt's entropies too).
   const plan = options.entropyWeights ? undefined : sharingPlan(engine, sequences, promptLengths);
   if (plan) {
@@ -200,7 +201,8 @@ export async function accumulateGradients(
         if (into?.entropies) into.entropies[b] = alone.entropies![i]!;
       });
     }
-    objective += await accumulateSharedPrompts(engine, rope, sequences, weights, plan.groups, optimizer, { ...unshared, entropy: wanted?.entropy ?? false }, into);
+    objective += await accumulateSharedPrompts(engine, rope, sequences, weights, plan.groups, optimizer, { ...unshared, entropy: wanted?.entropy ?? false, completionOnly: completionOnly ?? false }, into);
+    if (into && completionOnly) zeroPrompts([into.logprobs, ...(into.entropies ? [into.entropies] : [])], promptLengths!);
     return { objective, ...(into ?? {}) };
   }
   const entropy = options.entropyWeights !== undefined ? 'objective' : options.scores?.entropy ? 'output' : 'none';
@@ -223,6 +225,11 @@ export async function accumulateGradients(
     logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, T),
     ...(options.scores.entropy ? { entropies: unpack(out[GRAPH_IO.entropy]!.data as Float32Array, sequences, padding, T) } : {}),
   };
+}
+
+/** `completionOnly`: every row's prompt entries [1, promptLength) are 0, whichever path scored it. */
+function zeroPrompts(rows: readonly Float32Array[][], promptLengths: readonly number[]): void {
+  for (const scores of rows) scores.forEach((row, b) => row.fill(0, 1, Math.max(1, promptLengths[b]!)));
 }
 
 /**

@@ -136,7 +136,7 @@ function pastFeeds(out: Record<string, OrtTensor | OnnxHostTensor>, numLayers: n
 /** Row b's token-aligned scores from the prefix's and the continuation's outputs (entry 0 is 0). */
 function assemble(
   sequences: readonly (readonly number[])[],
-  prefix: { values: Float32Array; padding: readonly number[]; length: number },
+  prefix: { values: Float32Array | undefined; padding: readonly number[]; length: number },
   suffix: { values: Float32Array; rows: readonly number[]; rowGroup: readonly number[]; splits: readonly number[]; padding: readonly number[]; length: number },
   into: Float32Array[],
 ): void {
@@ -146,7 +146,8 @@ function assemble(
     const u = suffix.rowGroup[r]!;
     const row = new Float32Array(n);
     const p0 = u * prefix.length + prefix.padding[u]!;
-    row.set(prefix.values.subarray(p0, p0 + s), 1);
+    // Without prefix values (completionOnly) the prompt's entries stay 0.
+    if (prefix.values) row.set(prefix.values.subarray(p0, p0 + s), 1);
     const q0 = r * suffix.length + suffix.padding[r]!;
     row.set(suffix.values.subarray(q0, q0 + n - s - 1), s + 1);
     into[b] = row;
@@ -171,27 +172,39 @@ export async function scoreSharedPrompts(
   rope: RopeCache,
   sequences: readonly (readonly number[])[],
   groups: readonly PromptGroup[],
-  options: WeightSource & { entropy?: boolean },
+  options: WeightSource & { entropy?: boolean; completionOnly?: boolean },
   into: { logprobs: Float32Array[]; entropies?: Float32Array[] },
 ): Promise<void> {
   const entropy = options.entropy ?? false;
   const lora = options.adapter?.config;
-  const prefixGraph = await engine.promptPrefix(entropy, lora);
+  // completionOnly: the prompt's scores are not wanted, so its pass has no LM head (the prefill graph).
+  const promptScored = !options.completionOnly;
+  const prefixGraph = promptScored ? await engine.promptPrefix(entropy, lora) : await engine.prefill(lora);
   const suffixGraph = await engine.promptSuffix(entropy, lora);
   const prefix = prefixBatch(engine, rope, sequences, groups);
   const { numLayers } = engine.model.config;
   const presents = Array.from({ length: numLayers }, (_, l) => [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]).flat();
   const scored = entropy ? [GRAPH_IO.logprobs, GRAPH_IO.entropy] : [GRAPH_IO.logprobs];
-  const pre = await prefixGraph.session.run({ ...prefix.feeds, ...(await engine.weightFeeds(prefixGraph.built, options)) }, { outputs: [...scored, ...presents] });
+  const pre = await prefixGraph.session.run(
+    { ...(promptScored ? prefix.feeds : withoutTargets(prefix.feeds)), ...(await engine.weightFeeds(prefixGraph.built, options)) },
+    { outputs: [...(promptScored ? scored : []), ...presents] },
+  );
   const suffix = suffixBatch(engine, rope, sequences, groups, prefix);
   const post = await suffixGraph.session.run(
     { ...suffix.feeds, ...pastFeeds(pre, numLayers, suffix.rowGroup), ...(await engine.weightFeeds(suffixGraph.built, options)) },
     { outputs: scored },
   );
-  assemble(sequences, { ...prefix, values: pre[GRAPH_IO.logprobs]!.data as Float32Array }, { ...suffix, values: post[GRAPH_IO.logprobs]!.data as Float32Array }, into.logprobs);
+  const prefixValues = (name: string) => (promptScored ? (pre[name]!.data as Float32Array) : undefined);
+  assemble(sequences, { ...prefix, values: prefixValues(GRAPH_IO.logprobs) }, { ...suffix, values: post[GRAPH_IO.logprobs]!.data as Float32Array }, into.logprobs);
   if (entropy && into.entropies) {
-    assemble(sequences, { ...prefix, values: pre[GRAPH_IO.entropy]!.data as Float32Array }, { ...suffix, values: post[GRAPH_IO.entropy]!.data as Float32Array }, into.entropies);
+    assemble(sequences, { ...prefix, values: prefixValues(GRAPH_IO.entropy) }, { ...suffix, values: post[GRAPH_IO.entropy]!.data as Float32Array }, into.entropies);
   }
+}
+
+/** The prefix feeds without `target_ids` (for graphs without an LM head). */
+function withoutTargets(feeds: Record<string, OnnxHostTensor>): Record<string, OnnxHostTensor> {
+  const { [GRAPH_IO.targetIds]: _targets, ...rest } = feeds;
+  return rest;
 }
 
 /**
@@ -210,7 +223,7 @@ export async function accumulateSharedPrompts(
   weights: readonly ArrayLike<number>[],
   groups: readonly PromptGroup[],
   optimizer: ResidentOptimizer,
-  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropy?: boolean },
+  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropy?: boolean; completionOnly?: boolean },
   into?: { logprobs: Float32Array[]; entropies?: Float32Array[] },
 ): Promise<number> {
   const entropy = (options.entropy ?? false) && into?.entropies !== undefined;
@@ -239,11 +252,12 @@ export async function accumulateSharedPrompts(
   // 1. The prefixes' keys and values under the trained weights (and, when the prefix backward
   //    will have no LM head, the prompt positions' scores; without scores, no LM head here either).
   const headless = !prefixWeighted;
-  const prefixForward = headless && into ? await engine.promptPrefix(entropy, lora) : await engine.prefill(lora);
-  const { [GRAPH_IO.targetIds]: _targets, ...stepFeeds } = prefix.feeds;
+  const promptScored = headless && into !== undefined && !options.completionOnly;
+  const prefixForward = promptScored ? await engine.promptPrefix(entropy, lora) : await engine.prefill(lora);
+  const stepFeeds = withoutTargets(prefix.feeds);
   const pre = await prefixForward.session.run(
-    { ...(headless && into ? prefix.feeds : stepFeeds), ...(await engine.weightFeeds(prefixForward.built, source)) },
-    { outputs: [...presents, ...(headless ? scored : [])] },
+    { ...(promptScored ? prefix.feeds : stepFeeds), ...(await engine.weightFeeds(prefixForward.built, source)) },
+    { outputs: [...presents, ...(promptScored ? scored : [])] },
   );
 
   // 2. The continuations: parameter gradients accumulated, key/value gradients per row returned.
@@ -294,10 +308,11 @@ export async function accumulateSharedPrompts(
   );
   optimizer.accumulated(again);
 
-  const prefixScores = headless ? pre : again;
+  const prefixScores = promptScored ? pre : headless || options.completionOnly ? undefined : again;
+  const prefixValues = (name: string) => (prefixScores ? (prefixScores[name]!.data as Float32Array) : undefined);
   if (into) {
-    assemble(sequences, { ...prefix, values: prefixScores[GRAPH_IO.logprobs]!.data as Float32Array }, { ...suffix, values: post[GRAPH_IO.logprobs]!.data as Float32Array }, into.logprobs);
-    if (entropy) assemble(sequences, { ...prefix, values: prefixScores[GRAPH_IO.entropy]!.data as Float32Array }, { ...suffix, values: post[GRAPH_IO.entropy]!.data as Float32Array }, into.entropies!);
+    assemble(sequences, { ...prefix, values: prefixValues(GRAPH_IO.logprobs) }, { ...suffix, values: post[GRAPH_IO.logprobs]!.data as Float32Array }, into.logprobs);
+    if (entropy) assemble(sequences, { ...prefix, values: prefixValues(GRAPH_IO.entropy) }, { ...suffix, values: post[GRAPH_IO.entropy]!.data as Float32Array }, into.entropies!);
   }
   return (post[GRAPH_IO.objective]!.data as Float32Array)[0]! + (headless ? 0 : (again[GRAPH_IO.objective]!.data as Float32Array)[0]!);
 }

@@ -63,9 +63,10 @@ export async function grpoUpdate(
   let scoredTokens = 0;
   if (sequences.length === 0 || !masks.some((m) => m.some((v) => v > 0))) return { metrics, skippedBecause, scoredTokens };
   const loss = cfg.grpo.loss;
-  // The K episodes of a group share their first prompt: backends may compute it once.
+  // The K episodes of a group share their first prompt: backends may compute it once, and the
+  // loss masks the prompt, so its own scores are not needed (completionOnly).
   const promptLengths = episodes.map((e) => e.promptLength);
-  const reference = loss.beta > 0 ? await policy.score(sequences, { reference: true, promptLengths }) : undefined;
+  const reference = loss.beta > 0 ? await policy.score(sequences, { reference: true, promptLengths, completionOnly: true }) : undefined;
   // μ = 1: no update happens between sampling and this one, so the old log-probs are the current
   // ones, and the sampling-time log-probs are both (ratios 1): no scoring pass is needed, and the
   // backward pass reports the log-probs and entropies the metrics read. The entropy bonus needs
@@ -111,7 +112,7 @@ export async function grpoUpdate(
     return { ...result, metrics: { ...result.metrics, entropy: count ? sum / count : Number.NaN } };
   };
   for (let iteration = 0; iteration < cfg.grpo.muIterations; iteration++) {
-    const scores = sampled ?? (await policy.score(sequences, { entropy: true, promptLengths }));
+    const scores = sampled ?? (await policy.score(sequences, { entropy: true, promptLengths, completionOnly: true }));
     scoredTokens += sequences.reduce((a, s) => a + s.length, 0);
     if (loss.entropyCoef > 0 && scores.some((s) => !s.entropies)) {
       throw new TrainError(
@@ -130,6 +131,7 @@ export async function grpoUpdate(
       microBatches: cfg.optim.gradAccumulation,
       ...(sampled ? { scores: { entropy: true } } : {}),
       promptLengths,
+      completionOnly: true,
     });
     gradNorm = update.gradNorm;
     if (sampled && update.scores && update.nonFinite.length === 0) {

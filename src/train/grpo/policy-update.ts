@@ -31,7 +31,7 @@ export async function applyPolicyUpdate(
   sequences: readonly (readonly number[])[],
   logprobWeights: readonly Float64Array[],
   entropyWeights: readonly Float64Array[] | undefined,
-  options: { loss: number; lr: number; maxGradNorm: number; microBatches: number; scores?: { entropy?: boolean }; promptLengths?: readonly number[] },
+  options: { loss: number; lr: number; maxGradNorm: number; microBatches: number; scores?: { entropy?: boolean }; promptLengths?: readonly number[]; completionOnly?: boolean },
 ): Promise<UpdateReport> {
   optimizer.zeroGrad();
   const chunk = Math.max(1, Math.ceil(sequences.length / Math.max(1, options.microBatches)));
@@ -40,7 +40,7 @@ export async function applyPolicyUpdate(
     const end = Math.min(sequences.length, start + chunk);
     const scored = await policy.backward(sequences.slice(start, end), logprobWeights.slice(start, end), entropyWeights?.slice(start, end), {
       ...(options.scores ? { scores: options.scores } : {}),
-      ...(options.promptLengths ? { promptLengths: options.promptLengths.slice(start, end) } : {}),
+      ...(options.promptLengths ? { promptLengths: options.promptLengths.slice(start, end), completionOnly: options.completionOnly ?? false } : {}),
     });
     // A backend that returns no scores for one chunk returns none at all.
     if (scores && scored) scores.push(...scored);

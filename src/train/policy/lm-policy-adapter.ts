@@ -74,7 +74,7 @@ export class LmTrainablePolicy implements TrainablePolicy {
     const { logprobs, entropies } = await this.lm.score(sequences, {
       reference: options.reference ?? false,
       entropy: options.entropy ?? false,
-      ...(options.promptLengths ? { promptLengths: options.promptLengths } : {}),
+      ...(options.promptLengths ? { promptLengths: options.promptLengths, completionOnly: options.completionOnly ?? false } : {}),
     });
     return logprobs.map((lp, i) => (entropies ? { logprobs: lp, entropies: entropies[i]! } : { logprobs: lp }));
   }
@@ -83,7 +83,7 @@ export class LmTrainablePolicy implements TrainablePolicy {
     sequences: readonly (readonly number[])[],
     logprobWeights: readonly Float64Array[],
     entropyWeights?: readonly Float64Array[],
-    options: { scores?: { entropy?: boolean }; promptLengths?: readonly number[] } = {},
+    options: { scores?: { entropy?: boolean }; promptLengths?: readonly number[]; completionOnly?: boolean } = {},
   ): Promise<TokenScores[] | void> {
     if (!this.trainer) throw new TrainError('backward accumulates into the optimizer: call createOptimizer first');
     // The entropy graph costs extra vocabulary-sized buffers: use it only for a non-zero bonus.
@@ -91,7 +91,7 @@ export class LmTrainablePolicy implements TrainablePolicy {
     const r = await this.trainer.accumulate(sequences, logprobWeights, {
       ...(withEntropy ? { entropyWeights } : {}),
       ...(options.scores ? { scores: options.scores } : {}),
-      ...(options.promptLengths ? { promptLengths: options.promptLengths } : {}),
+      ...(options.promptLengths ? { promptLengths: options.promptLengths, completionOnly: options.completionOnly ?? false } : {}),
     });
     if (!options.scores || !r.logprobs) return;
     const entropies = r.entropies;

@@ -81,6 +81,11 @@ export interface ScoreOptions {
    * several sequences share once (a GRPO group's K samples). The scores must not change.
    */
   promptLengths?: readonly number[];
+  /**
+   * With `promptLengths`: only the tokens after each prompt are wanted; the prompt's entries
+   * [1, promptLength) are 0 (a loss that masks the prompt needs no more).
+   */
+  completionOnly?: boolean;
 }
 
 /** A trained tensor's value on the host (row-major float32), as checkpoints store it. */
@@ -118,14 +123,14 @@ export interface TrainablePolicy {
    * given); throws when no optimizer was created. With `options.scores` a backend may also return
    * the scores its pass computed (what `score` would return under the same weights, with
    * entropies when `scores.entropy`); one that returns nothing leaves the caller to do without.
-   * `promptLengths` as in {@link ScoreOptions}: shared prompts may be computed once (the gradient
-   * must not change).
+   * `promptLengths` and `completionOnly` as in {@link ScoreOptions}: shared prompts may be computed
+   * once (the gradient must not change), and the returned scores may leave the prompts' entries 0.
    */
   backward(
     sequences: readonly (readonly number[])[],
     logprobWeights: readonly Float64Array[],
     entropyWeights?: readonly Float64Array[],
-    options?: { scores?: { entropy?: boolean }; promptLengths?: readonly number[] },
+    options?: { scores?: { entropy?: boolean }; promptLengths?: readonly number[]; completionOnly?: boolean },
   ): Promise<TokenScores[] | void>;
   /**
    * AdamW over the trained tensors (LoRA adapters, or all weights), with fresh moments; it

@@ -51,15 +51,26 @@ export function sampleToken(logits: ArrayLike<number>, options: SamplingOptions,
   const temperature = options.temperature ?? 1;
   if (temperature <= 0) return argmax(logits);
   const n = logits.length;
-  let order = Array.from({ length: n }, (_, i) => i);
   const scaled = new Float64Array(n);
   for (let i = 0; i < n; i++) scaled[i] = logits[i]! / temperature;
   const topK = options.topK ?? 0;
   const topP = options.topP ?? 1;
-  if ((topK > 0 && topK < n) || topP < 1) {
-    order.sort((a, b) => scaled[b]! - scaled[a]! || a - b);
-    if (topK > 0 && topK < n) order = order.slice(0, topK);
+  if (!((topK > 0 && topK < n) || topP < 1)) {
+    // The whole distribution in vocabulary order: the same arithmetic as below without the
+    // index arrays (this runs for every row of every decode step).
+    const logp = logSoftmax(scaled);
+    let total = 0;
+    for (let j = 0; j < n; j++) total += Math.exp(logp[j]!);
+    let u = rng.float() * total;
+    for (let j = 0; j < n; j++) {
+      u -= Math.exp(logp[j]!);
+      if (u <= 0) return j;
+    }
+    return n - 1;
   }
+  let order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => scaled[b]! - scaled[a]! || a - b);
+  if (topK > 0 && topK < n) order = order.slice(0, topK);
   const logp = logSoftmax(order.map((i) => scaled[i]!));
   let keep = order.length;
   if (topP < 1) {

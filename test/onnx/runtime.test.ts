@@ -4,6 +4,7 @@ import {
   Graph, OnnxSession, ProviderUnavailableError, Runtime, SessionError, WorkerSession, hostTensor, probeProvider, selectProvider, shapeBucket,
   type ProviderName,
 } from './onnx-api.js';
+import { ortSessionOptions } from '../../src/onnx/runtime/session.js';
 
 function affine(): Graph {
   const g = new Graph('affine');
@@ -160,6 +161,12 @@ describe('sessions', () => {
     expect(Array.from(out['y']!.data as Float32Array)).toEqual(Array.from(expected));
     expect(ticks).toBeGreaterThan(0);
     await expect(ws.run(feeds)).rejects.toBeInstanceOf(SessionError);
+  });
+
+  it('CPU sessions run without a memory pattern (new shapes would grow the arena every step); other providers keep the default', () => {
+    expect(ortSessionOptions({ provider: 'cpu', intraOpThreads: 1 })).toMatchObject({ executionProviders: ['cpu'], enableMemPattern: false, intraOpNumThreads: 1, graphOptimizationLevel: 'all' });
+    expect(ortSessionOptions({ provider: 'webgpu', keepOnDevice: ['y'] })).not.toHaveProperty('enableMemPattern');
+    expect(ortSessionOptions({ provider: 'webgpu', keepOnDevice: ['y'] }).preferredOutputLocation).toEqual({ y: 'gpu-buffer' });
   });
 
   it('shapeBucket rounds lengths up to powers of two', () => {

@@ -88,15 +88,7 @@ export class OnnxSession implements Session {
    */
   static async create(model: Graph | Uint8Array | string | EncodedModel, opts: SessionOptions = {}): Promise<OnnxSession> {
     const provider = opts.provider ?? 'cpu';
-    const options: ort.InferenceSession.SessionOptions = {
-      executionProviders: [provider],
-      graphOptimizationLevel: opts.optimization ?? 'all',
-      logSeverityLevel: 3,
-      ...(opts.intraOpThreads ? { intraOpNumThreads: opts.intraOpThreads } : {}),
-      ...(opts.keepOnDevice && provider !== 'cpu'
-        ? { preferredOutputLocation: Object.fromEntries(opts.keepOnDevice.map((n) => [n, 'gpu-buffer'] as const)) }
-        : {}),
-    };
+    const options = ortSessionOptions(opts);
     const encoded: Uint8Array | string | EncodedModel = typeof model === 'string' || model instanceof Uint8Array || isEncoded(model) ? model : encodeModel(model, opts.encode);
     const keep = opts.keepOnDevice;
     if (typeof encoded === 'string') return new OnnxSession(await ort.InferenceSession.create(encoded, options), provider, keep);
@@ -165,6 +157,31 @@ export class OnnxSession implements Session {
       if (this.scratchDir) await rm(this.scratchDir, { recursive: true, force: true });
     }
   }
+}
+
+/**
+ * The onnxruntime options of a session: provider, optimisation level, threads, outputs kept on
+ * the device, and on CPU no memory pattern.
+ *
+ * @example
+ * ortSessionOptions({ provider: 'cpu', intraOpThreads: 1 }).enableMemPattern; // false
+ */
+export function ortSessionOptions(opts: SessionOptions): ort.InferenceSession.SessionOptions {
+  const provider = opts.provider ?? 'cpu';
+  return {
+    executionProviders: [provider],
+    graphOptimizationLevel: opts.optimization ?? 'all',
+    logSeverityLevel: 3,
+    // CPU: no memory pattern. With it, the first runs at each new set of input shapes (every
+    // training step brings new sequence lengths) plan one block for all of the run's tensors and
+    // grow the arena to hold it: fresh pages, one page fault each, which made those runs up to 5×
+    // slower (a GRPO update's passes: 1.2 s instead of 0.3 s). The arena alone reuses its chunks.
+    ...(provider === 'cpu' ? { enableMemPattern: false } : {}),
+    ...(opts.intraOpThreads ? { intraOpNumThreads: opts.intraOpThreads } : {}),
+    ...(opts.keepOnDevice && provider !== 'cpu'
+      ? { preferredOutputLocation: Object.fromEntries(opts.keepOnDevice.map((n) => [n, 'gpu-buffer'] as const)) }
+      : {}),
+  };
 }
 
 function isEncoded(model: Graph | EncodedModel): model is EncodedModel {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/base/rng.js';
 import { argmax, logSoftmax, sampleToken } from '../../src/lm/index.js';
 import { MASKED, attentionBias, packLeft, positionsFromMask } from '../../src/lm/compute/batch.js';
+import { TokenSampler } from '../../src/lm/compute/sampling.js';
 
 describe('sampling', () => {
   const logits = new Float32Array([1, 3, 2, 0.5]);
@@ -32,6 +33,23 @@ describe('sampling', () => {
       return Array.from({ length: 10 }, () => sampleToken(logits, { temperature: 1.5 }, r));
     };
     expect(draw(11)).toEqual(draw(11));
+  });
+
+  it('TokenSampler draws the tokens sampleToken draws and the exact logSoftmax log-prob, at every setting', () => {
+    const gen = new Rng(5);
+    const vocab = 2048;
+    const sampler = new TokenSampler(vocab);
+    const settings = [{ temperature: 1 }, {}, { temperature: 0.7 }, { temperature: 1.3, topP: 1, topK: 0 }, { temperature: 0 }, { temperature: 1, topP: 0.9 }, { temperature: 0.8, topK: 5 }];
+    for (const options of settings) {
+      const a = new Rng(99);
+      const b = new Rng(99);
+      for (let i = 0; i < 50; i++) {
+        const logits = Float32Array.from({ length: vocab }, () => (gen.float() - 0.5) * 12);
+        const { token, logprob } = sampler.draw(logits, options, a);
+        expect(token).toBe(sampleToken(logits, options, b));
+        expect(logprob).toBe(logSoftmax(logits)[token]);
+      }
+    }
   });
 
   it('computes a normalised log-softmax', () => {

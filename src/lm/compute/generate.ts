@@ -3,7 +3,7 @@ import { GRAPH_IO } from '../graph/graphs.js';
 import { onnxTensor, type OnnxHostTensor, type OrtTensor } from '../graph/onnx.js';
 import { attentionBias, checkTokenIds, gatherRows, packLeft, positionsFromMask, type RopeCache } from './batch.js';
 import type { ModelEngine, WeightSource } from './engine.js';
-import { logSoftmax, sampleToken, type SamplingOptions } from './sampling.js';
+import { TokenSampler, type SamplingOptions } from './sampling.js';
 
 /** Options of text generation. */
 export interface GenerateOptions extends SamplingOptions, WeightSource {
@@ -79,6 +79,7 @@ export async function generateTokens(
   const stopIds = new Set(options.stopTokenIds ?? model.generationDefaults.stopTokenIds);
   const stopStrings = options.stopStrings ?? [];
   const rng = new Rng(options.seed ?? 0);
+  const sampler = new TokenSampler(model.config.vocabSize);
   const padId = model.generationDefaults.padTokenId;
   const rows: RowState[] = prompts.map((prompt) => {
     if (prompt.length === 0) throw new RangeError('every prompt needs at least one token');
@@ -157,9 +158,9 @@ export async function generateTokens(
         return;
       }
       const rowLogits = logits.subarray(b * vocab, (b + 1) * vocab);
-      const token = sampleToken(rowLogits, options, rng);
+      const { token, logprob } = sampler.draw(rowLogits, options, rng);
       row.tokens.push(token);
-      row.logprobs.push(logSoftmax(rowLogits)[token]!);
+      row.logprobs.push(logprob);
       next.push(token);
       if (stopIds.has(token)) {
         row.finish = 'stop_token';

@@ -51,23 +51,11 @@ export function sampleToken(logits: ArrayLike<number>, options: SamplingOptions,
   const temperature = options.temperature ?? 1;
   if (temperature <= 0) return argmax(logits);
   const n = logits.length;
-  const scaled = new Float64Array(n);
-  for (let i = 0; i < n; i++) scaled[i] = logits[i]! / temperature;
   const topK = options.topK ?? 0;
   const topP = options.topP ?? 1;
-  if (!((topK > 0 && topK < n) || topP < 1)) {
-    // The whole distribution in vocabulary order: the same arithmetic as below without the
-    // index arrays (this runs for every row of every decode step).
-    const logp = logSoftmax(scaled);
-    let total = 0;
-    for (let j = 0; j < n; j++) total += Math.exp(logp[j]!);
-    let u = rng.float() * total;
-    for (let j = 0; j < n; j++) {
-      u -= Math.exp(logp[j]!);
-      if (u <= 0) return j;
-    }
-    return n - 1;
-  }
+  if (!((topK > 0 && topK < n) || topP < 1)) return drawFull(logits, temperature, rng, new Float64Array(n), new Float64Array(n)).token;
+  const scaled = new Float64Array(n);
+  for (let i = 0; i < n; i++) scaled[i] = logits[i]! / temperature;
   let order = Array.from({ length: n }, (_, i) => i);
   order.sort((a, b) => scaled[b]! - scaled[a]! || a - b);
   if (topK > 0 && topK < n) order = order.slice(0, topK);
@@ -91,4 +79,82 @@ export function sampleToken(logits: ArrayLike<number>, options: SamplingOptions,
     if (u <= 0) return order[j]!;
   }
   return order[keep - 1]!;
+}
+
+/**
+ * A draw from the whole distribution at `temperature` (no top-k/top-p), with the arithmetic of
+ * {@link logSoftmax} and the inverse-CDF walk of {@link sampleToken}: the scaled logits' log-softmax,
+ * their probabilities summed in vocabulary order, a walk down from `u · total`. Each probability
+ * is computed once, into `exps`, and read again by the walk (the same values, so the same token
+ * for the same random number). Also returns `logZ`, the log-normaliser of the scaled logits.
+ */
+function drawFull(logits: ArrayLike<number>, temperature: number, rng: Rng, scaled: Float64Array, exps: Float64Array): { token: number; logZ: number } {
+  const n = logits.length;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = logits[i]! / temperature;
+    scaled[i] = v;
+    if (v > max) max = v;
+  }
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += Math.exp(scaled[i]! - max);
+  const logZ = max + Math.log(sum);
+  let total = 0;
+  for (let j = 0; j < n; j++) {
+    const p = Math.exp(scaled[j]! - logZ);
+    exps[j] = p;
+    total += p;
+  }
+  let u = rng.float() * total;
+  for (let j = 0; j < n; j++) {
+    u -= exps[j]!;
+    if (u <= 0) return { token: j, logZ };
+  }
+  return { token: n - 1, logZ };
+}
+
+/** log-softmax(logits)[token], computed as {@link logSoftmax} computes it, without the other entries. */
+function logProbability(logits: ArrayLike<number>, token: number): number {
+  let max = -Infinity;
+  for (let i = 0; i < logits.length; i++) if (logits[i]! > max) max = logits[i]!;
+  let sum = 0;
+  for (let i = 0; i < logits.length; i++) sum += Math.exp(logits[i]! - max);
+  return logits[token]! - (max + Math.log(sum));
+}
+
+/**
+ * Draws tokens as {@link sampleToken} does (the same token for the same random state) and
+ * returns each with its log-probability under the model's own distribution (temperature 1,
+ * no top-k/top-p), as `logSoftmax(logits)[token]` gives it. Made once per generation call: it
+ * keeps its scratch buffers, and at temperature 1 without top-k/top-p the draw's own
+ * normaliser is the log-probability's, so each row costs two passes of `exp` over the vocabulary
+ * (a decode step runs it for every row).
+ *
+ * @example
+ * const sampler = new TokenSampler(vocabSize);
+ * const { token, logprob } = sampler.draw(rowLogits, { temperature: 1 }, rng);
+ */
+export class TokenSampler {
+  private readonly scaled: Float64Array;
+  private readonly exps: Float64Array;
+
+  constructor(vocabSize: number) {
+    this.scaled = new Float64Array(vocabSize);
+    this.exps = new Float64Array(vocabSize);
+  }
+
+  /** The next token from one row of logits, and log p(token) at temperature 1. */
+  draw(logits: ArrayLike<number>, options: SamplingOptions, rng: Rng): { token: number; logprob: number } {
+    const temperature = options.temperature ?? 1;
+    const n = logits.length;
+    const topK = options.topK ?? 0;
+    const topP = options.topP ?? 1;
+    if (temperature <= 0 || (topK > 0 && topK < n) || topP < 1 || n > this.scaled.length) {
+      const token = sampleToken(logits, options, rng);
+      return { token, logprob: logProbability(logits, token) };
+    }
+    const { token, logZ } = drawFull(logits, temperature, rng, this.scaled, this.exps);
+    // At temperature 1 the scaled logits are the logits (x / 1 is exact): the same normaliser.
+    return { token, logprob: temperature === 1 ? this.scaled[token]! - logZ : logProbability(logits, token) };
+  }
 }

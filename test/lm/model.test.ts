@@ -120,6 +120,23 @@ describe('generation', () => {
     expect(new Set([0, 2, 3].map((i) => cached[i]!.tokenIds.join(','))).size).toBeGreaterThan(1);
   });
 
+  it('reads a group-shared prompt cache when groups are runs of one size (GRPO layout): the samples of row-by-row decoding', async () => {
+    const [p, q] = prompts() as [number[], number[]];
+    // Two groups of three consecutive rows, prompts of different lengths (left padding in the
+    // prefill), and a stop token that ends some rows while the others go on.
+    const batch = [p, p, p, q, q, q];
+    const free = await policy.generate(batch, { maxTokens: 16, temperature: 1, seed: 4, stopTokenIds: [] });
+    const stopTokenIds = [free[0]!.tokenIds[3]!];
+    const grouped = await policy.generate(batch, { maxTokens: 16, temperature: 1, seed: 4, stopTokenIds });
+    const uncached = await policy.generate(batch, { maxTokens: 16, temperature: 1, seed: 4, stopTokenIds, kvCache: false });
+    grouped.forEach((g, i) => {
+      expect(g.tokenIds).toEqual(uncached[i]!.tokenIds);
+      expect(g.finishReason).toBe(uncached[i]!.finishReason);
+      close(g.logprobs, uncached[i]!.logprobs, 1e-4);
+    });
+    expect(new Set(grouped.map((g) => g.tokenIds.length)).size).toBeGreaterThan(1);
+  });
+
   it('sharedRows maps rows to their distinct prompts, and finds nothing to share among distinct ones', () => {
     expect(sharedRows([[1, 2], [3], [1, 2]])).toEqual({ prompts: [[1, 2], [3]], rowOf: [0, 1, 0] });
     expect(sharedRows([[1, 2], [1], [2, 1]])).toBeUndefined();

@@ -151,6 +151,11 @@ export class ModelEngine {
     return this.compile(`decode-prefix:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: true, withPrefix: true, ...(lora ? { lora } : {}) }), () => this.cacheOutputs());
   }
 
+  /** The decode graph after prompt caches shared by groups of consecutive rows (`withPrefix: 'per-group'`). */
+  decodeAfterGroupPrefix(lora?: LoraConfig): Promise<CompiledGraph> {
+    return this.compile(`decode-group-prefix:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: true, withPrefix: 'per-group', ...(lora ? { lora } : {}) }), () => this.cacheOutputs());
+  }
+
   /**
    * Weight feeds of a compiled graph (see {@link WeightSource}). Every host buffer is bound to the
    * runtime once and reused by later runs, so a run feeds no weight bytes: the weights cross to

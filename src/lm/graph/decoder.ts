@@ -1,6 +1,6 @@
 import type { ModelConfig } from '../model/config.js';
 import { layerParam, projectionModule, type ProjectionName } from '../model/parameters.js';
-import { blockAttention, loraLinear, swiGlu, type LoraTensors } from './layers.js';
+import { blockAttention, groupSharedAttention, loraLinear, swiGlu, type LoraTensors } from './layers.js';
 import { embedding, ops, rmsNorm, rope, type Tensor } from './onnx.js';
 
 /** Key and value cache of one layer, each [B, K, S, D]. */
@@ -25,6 +25,12 @@ export interface DecoderInputs {
    * `present` (a prompt's cache, fed unchanged to every decode step instead of being copied along).
    */
   readonly prefix?: readonly LayerCache[];
+  /**
+   * The `prefix` holds one cache per group of consecutive rows ([U, K, Q, D], rows b of group
+   * ⌊b / (B / U)⌋) instead of one per row: the K samples of a GRPO group read their prompt's cache
+   * once per step (see `groupSharedAttention`).
+   */
+  readonly prefixPerGroup?: boolean;
 }
 
 /** Where the decoder finds its weights: graph tensors by Hugging Face parameter name. */
@@ -81,7 +87,11 @@ export function buildDecoder(config: ModelConfig, weights: DecoderWeights, input
     present.push({ key: keys, value: values });
 
     const prefix = inputs.prefix?.[l];
-    const attended = blockAttention(q, [...(prefix ? [prefix] : []), { key: keys, value: values }], inputs.attentionBias, { numHeads: H, numKvHeads: K, headDim: D });
+    const dims = { numHeads: H, numKvHeads: K, headDim: D };
+    const attended =
+      prefix && inputs.prefixPerGroup
+        ? groupSharedAttention(q, prefix, [{ key: keys, value: values }], inputs.attentionBias, dims)
+        : blockAttention(q, [...(prefix ? [prefix] : []), { key: keys, value: values }], inputs.attentionBias, dims);
     const merged = attended.transpose([0, 2, 1, 3]).reshape([0, 0, H * D]);
     x = x.add(proj(merged, 'o_proj', config.oBias));
 

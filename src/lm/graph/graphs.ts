@@ -211,14 +211,17 @@ export function buildScoringGraph(config: ModelConfig, options: ScoringGraphOpti
  * past it is the prefill graph; with one and T = 1 it is the decode graph. With `withPrefix` it
  * also attends to `prefix.N.key`/`prefix.N.value` [B, K, Q, D] before the past (`attention_bias`
  * then spans Q + P + T keys): a prompt's cache fed as it is to every step, while `present`
- * carries only the past and new positions.
+ * carries only the past and new positions. With `withPrefix: 'per-group'` the prefix is one cache
+ * per group of consecutive rows, [U, K, Q, D] (rows b of group ⌊b / (B / U)⌋; every group the same
+ * size): a prompt's cache read once per step by all the samples that continue it.
  *
  * @example
  * const prefill = buildStepGraph(cfg, { withPast: false });
  * const decode = buildStepGraph(cfg, { withPast: true });
  */
-export function buildStepGraph(config: ModelConfig, options: { withPast: boolean; withPrefix?: boolean; lora?: LoraConfig }): BuiltGraph {
-  const g = new Graph(`${config.arch}_${options.withPast ? 'decode' : 'prefill'}${options.withPrefix ? '_prefix' : ''}`);
+export function buildStepGraph(config: ModelConfig, options: { withPast: boolean; withPrefix?: boolean | 'per-group'; lora?: LoraConfig }): BuiltGraph {
+  const perGroup = options.withPrefix === 'per-group';
+  const g = new Graph(`${config.arch}_${options.withPast ? 'decode' : 'prefill'}${options.withPrefix ? `_prefix${perGroup ? '_grouped' : ''}` : ''}`);
   const inputIds = g.input(GRAPH_IO.inputIds, 'int64', ['batch', 'seq']);
   const cos = g.input(GRAPH_IO.cos, 'float32', ['batch', 'seq', config.headDim]);
   const sin = g.input(GRAPH_IO.sin, 'float32', ['batch', 'seq', config.headDim]);
@@ -231,12 +234,12 @@ export function buildStepGraph(config: ModelConfig, options: { withPast: boolean
     : undefined;
   const prefix: LayerCache[] | undefined = options.withPrefix
     ? Array.from({ length: config.numLayers }, (_, l) => ({
-        key: g.input(GRAPH_IO.prefixKey(l), 'float32', ['batch', config.numKvHeads, 'prefix', config.headDim]),
-        value: g.input(GRAPH_IO.prefixValue(l), 'float32', ['batch', config.numKvHeads, 'prefix', config.headDim]),
+        key: g.input(GRAPH_IO.prefixKey(l), 'float32', [perGroup ? 'groups' : 'batch', config.numKvHeads, 'prefix', config.headDim]),
+        value: g.input(GRAPH_IO.prefixValue(l), 'float32', [perGroup ? 'groups' : 'batch', config.numKvHeads, 'prefix', config.headDim]),
       }))
     : undefined;
   const { weights, base, loraNames } = declareWeights(g, config, options.lora);
-  const { hidden, present } = buildDecoder(config, weights, { inputIds, cos, sin, attentionBias, ...(past ? { past } : {}), ...(prefix ? { prefix } : {}) });
+  const { hidden, present } = buildDecoder(config, weights, { inputIds, cos, sin, attentionBias, ...(past ? { past } : {}), ...(prefix ? { prefix, prefixPerGroup: perGroup } : {}) });
   // Left padding puts every sequence's newest token in the last column.
   const last = hidden.slice(1, -1, Number.MAX_SAFE_INTEGER).squeeze([1]);
   g.output(lmHead(config, weights, last), GRAPH_IO.logits);

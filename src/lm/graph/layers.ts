@@ -95,3 +95,53 @@ export function blockAttention(
   const out = weights.map((w, i) => w.matmul(blocks[i]!.value.unsqueeze([2]))).reduce((a, b) => a.add(b));
   return out.reshape([0, dims.numHeads, -1, dims.headDim]);
 }
+
+/**
+ * {@link blockAttention} whose first block is shared by groups of consecutive rows: `shared`
+ * keys/values are [U, K, Q, D], one per group, and rows b = u·G … u·G + G − 1 (G = B / U, the
+ * same for every group) attend to group u's block; the other `blocks` are per row, [B, K, S, D].
+ * Each group's queries are stacked so that one product per group and key/value head reads the
+ * shared block (instead of every row reading its own copy of it): the GRPO decode, where the K
+ * samples of a prompt continue the same prompt cache. `bias` [B, 1, T, Q + S₁ + …] covers the
+ * shared block, then the others, in order. Forward only (the reshapes follow run-time shapes).
+ *
+ * @example
+ * const out = groupSharedAttention(q, { key: promptK, value: promptV }, [{ key: k, value: v }], bias, { numHeads: 8, numKvHeads: 2, headDim: 64 });
+ */
+export function groupSharedAttention(
+  q: Tensor,
+  shared: { readonly key: Tensor; readonly value: Tensor },
+  blocks: readonly { readonly key: Tensor; readonly value: Tensor }[],
+  bias: Tensor,
+  dims: { numHeads: number; numKvHeads: number; headDim: number },
+): Tensor {
+  const { numKvHeads: K, headDim: D } = dims;
+  const group = dims.numHeads / K;
+  const g = q.graph;
+  const dimOf = (t: Tensor, axis: number): Tensor => ops.slice(ops.shapeOf(t), [0], [axis], [axis + 1]);
+  // Reshape to a shape assembled from run-time dims (tensors) and static ones (numbers).
+  const reshapeAs = (x: Tensor, parts: readonly (Tensor | number)[]): Tensor =>
+    ops.reshapeTo(
+      x,
+      ops.concat(parts.map((p) => (typeof p === 'number' ? g.int64s([p]) : p)), 0),
+      parts.map((p) => (typeof p === 'number' && p > 0 ? p : g.freshDim('shared'))),
+    );
+  const U = dimOf(shared.key, 0);
+  const Q = dimOf(shared.key, 2);
+  // Queries [B, H, T, D] → [B, K, M, D] (M = group·T: a row's queries per key/value head) →
+  // [U, G, K, M, D] → stacked per group and head: [U, K, G·M, D].
+  const q4 = q.reshape([0, K, -1, D]);
+  const M = dimOf(q4, 2);
+  const B = dimOf(q4, 0);
+  const stack = (x: Tensor, last: Tensor | number): Tensor => reshapeAs(reshapeAs(x, [U, -1, K, M, last]).transpose([0, 2, 1, 3, 4]), [U, K, -1, last]);
+  const unstack = (x: Tensor, last: Tensor | number): Tensor => reshapeAs(reshapeAs(x, [U, K, -1, M, last]).transpose([0, 2, 1, 3, 4]), [B, K, group, -1, last]);
+  const sharedScores = unstack(stack(q4, D).matmul(shared.key.transpose([0, 1, 3, 2])), Q); // [B, K, group, T, Q]
+  const q5 = q.reshape([0, K, group, -1, D]);
+  const scores = [sharedScores, ...blocks.map((b) => q5.matmul(b.key.unsqueeze([2]).transpose([0, 1, 2, 4, 3])))];
+  const all = ops.concat(scores, -1).mul(1 / Math.sqrt(D)).add(bias.unsqueeze([1])).softmax(-1);
+  const [sharedWeights, ...weights] = ops.splitLike(all, -1, scores);
+  // The shared block's weights stacked the same way, times its values, back to the rows.
+  const sharedOut = unstack(stack(reshapeAs(sharedWeights!, [B, K, M, Q]), Q).matmul(shared.value), D); // [B, K, group, T, D]
+  const out = weights.map((w, i) => w.matmul(blocks[i]!.value.unsqueeze([2]))).reduce((a, b) => a.add(b), sharedOut);
+  return out.reshape([0, dims.numHeads, -1, D]);
+}

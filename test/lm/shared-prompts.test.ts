@@ -35,6 +35,19 @@ const sequences = [
   [...promptA],
 ];
 const promptLengths = [12, 7, 12, 4, 12, 7, 12];
+/**
+ * The trainer's layout: groups of one size (3 rows each, interleaved in the input: the graph
+ * reads each group's prefix once, `past: 'per-group'`), of different prompt and continuation
+ * lengths, and a row alone.
+ */
+const sameSize = {
+  sequences: [[...promptA, ...tokens(4)], [...promptB, ...tokens(6)], [...promptA, ...tokens(2)], tokens(9), [...promptB, ...tokens(1)], [...promptA, ...tokens(7)], [...promptB, ...tokens(3)]],
+  promptLengths: [12, 7, 12, 3, 7, 12, 7],
+};
+const datasets = [
+  { layout: 'groups of different sizes', sequences, promptLengths },
+  { layout: 'groups of one size', ...sameSize },
+] as const;
 
 function expectClose(a: ArrayLike<number>, b: ArrayLike<number>, relative: number): void {
   expect(a.length).toBe(b.length);
@@ -55,7 +68,7 @@ describe('planSharedPrompts', () => {
 });
 
 describe('scoring with shared prompts', () => {
-  it('gives the unshared log-probs and entropies (LoRA policy and its reference)', async () => {
+  for (const { layout, sequences, promptLengths } of datasets) it(`gives the unshared log-probs and entropies (LoRA policy and its reference; ${layout})`, async () => {
     const adapter = LoraAdapter.create(model.config, { rank: 2, alpha: 4, targetModules: ['q_proj', 'k_proj', 'v_proj', 'down_proj'] }, { seed: 2, initB: 'random' });
     const policy = await Policy.create(model, { adapter, intraOpThreads: 1 });
     try {
@@ -83,12 +96,13 @@ describe('scoring with shared prompts', () => {
 });
 
 describe('training with shared prompts', () => {
+  for (const { layout, sequences, promptLengths } of datasets) {
   const weighted = sequences.map((s) => Float32Array.from(s, () => rng.float() * 2 - 1));
   // GRPO's case: the prompt's tokens carry no weight, so the prefix backward runs without the LM head.
   const masked = weighted.map((w, b) => w.map((v, t) => (t < promptLengths[b]! ? 0 : v)));
 
   for (const [train, promptWeights] of [['full', 'weighted'], ['lora', 'weighted'], ['full', 'zero'], ['lora', 'zero']] as const) {
-    it(`accumulates the unshared gradient (${train}, prompt tokens ${promptWeights}) and reports the unshared scores`, async () => {
+    it(`accumulates the unshared gradient (${train}, prompt tokens ${promptWeights}; ${layout}) and reports the unshared scores`, async () => {
       const weights = promptWeights === 'weighted' ? weighted : masked;
       const make = () =>
         Policy.create(model, {
@@ -131,5 +145,6 @@ describe('training with shared prompts', () => {
         await b.close();
       }
     });
+  }
   }
 });

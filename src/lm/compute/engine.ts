@@ -104,16 +104,19 @@ export class ModelEngine {
     return this.compile(`prompt-prefix:${entropy}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { present: true, entropy, ...(lora ? { lora } : {}) }));
   }
 
-  /** The continuation graph of shared prompts: scores of positions that follow a KV cache. */
-  promptSuffix(entropy: boolean, lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`prompt-suffix:${entropy}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { past: true, entropy, ...(lora ? { lora } : {}) }));
+  /**
+   * The continuation graph of shared prompts: scores of positions that follow a KV cache (with
+   * `perGroup`, one cache per group of consecutive rows of one size; see `buildScoringGraph`).
+   */
+  promptSuffix(entropy: boolean, lora?: LoraConfig, perGroup = false): Promise<CompiledGraph> {
+    return this.compile(`prompt-suffix:${entropy}:${perGroup}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { past: perGroup ? 'per-group' : true, entropy, ...(lora ? { lora } : {}) }));
   }
 
   /** The continuation training graph: accumulates parameter gradients, returns the gradients of its past keys/values. */
-  promptSuffixTraining(target: Exclude<GradientTarget, 'none'>, entropy: boolean, lora?: LoraConfig): Promise<CompiledGraph> {
+  promptSuffixTraining(target: Exclude<GradientTarget, 'none'>, entropy: boolean, lora?: LoraConfig, perGroup = false): Promise<CompiledGraph> {
     return this.compile(
-      `prompt-suffix-training:${target}:${entropy}:${loraKey(lora)}`,
-      () => buildScoringGraph(this.model.config, { past: true, gradients: target, entropy, entropyGradient: false, accumulate: true, ...(lora ? { lora } : {}) }),
+      `prompt-suffix-training:${target}:${entropy}:${perGroup}:${loraKey(lora)}`,
+      () => buildScoringGraph(this.model.config, { past: perGroup ? 'per-group' : true, gradients: target, entropy, entropyGradient: false, accumulate: true, ...(lora ? { lora } : {}) }),
       (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
     );
   }

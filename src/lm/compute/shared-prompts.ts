@@ -120,12 +120,19 @@ function suffixBatch(engine: ModelEngine, rope: RopeCache, sequences: readonly (
   return { feeds, rows, rowGroup, splits, padding: packed.padding, length: T };
 }
 
-/** The prefix's keys and values copied to every continuation row: `past.N.*` feeds [R, K, P, D]. */
-function pastFeeds(out: Record<string, OrtTensor | OnnxHostTensor>, numLayers: number, rowGroup: readonly number[]): Record<string, OnnxHostTensor> {
-  const feeds: Record<string, OnnxHostTensor> = {};
+/**
+ * The prefix's keys and values as `past.N.*` feeds: copied to every continuation row ([R, K, P, D])
+ * for the per-row graph, or as they are, one per group ([U, K, P, D]), without `rowGroup`.
+ */
+function pastFeeds(out: Record<string, OrtTensor | OnnxHostTensor>, numLayers: number, rowGroup: readonly number[] | undefined): Record<string, OrtTensor | OnnxHostTensor> {
+  const feeds: Record<string, OrtTensor | OnnxHostTensor> = {};
   for (let l = 0; l < numLayers; l++) {
     for (const [from, to] of [[GRAPH_IO.presentKey(l), GRAPH_IO.pastKey(l)], [GRAPH_IO.presentValue(l), GRAPH_IO.pastValue(l)]] as const) {
       const t = out[from]!;
+      if (!rowGroup) {
+        feeds[to] = t;
+        continue;
+      }
       const [, ...rest] = t.dims;
       feeds[to] = onnxTensor('float32', [rowGroup.length, ...rest], gatherRows(t.data as Float32Array, rowGroup, rest.reduce((a, d) => a * d, 1)));
     }
@@ -154,6 +161,14 @@ function assemble(
   });
 }
 
+/**
+ * Whether the continuation batch's groups (consecutive rows, in group order) all have one size:
+ * then the continuation graph reads each group's prefix once (`past: 'per-group'`).
+ */
+function sameSizeGroups(groups: readonly PromptGroup[]): boolean {
+  return groups.every((g) => g.rows.length === groups[0]!.rows.length);
+}
+
 /** Sum of the rows of each group: [R, ...] → [U, ...] (the continuations' gradients w.r.t. their shared prefix). */
 function sumRows(data: Float32Array, rowGroup: readonly number[], groups: number, width: number): Float32Array {
   const out = new Float32Array(groups * width);
@@ -180,7 +195,8 @@ export async function scoreSharedPrompts(
   // completionOnly: the prompt's scores are not wanted, so its pass has no LM head (the prefill graph).
   const promptScored = !options.completionOnly;
   const prefixGraph = promptScored ? await engine.promptPrefix(entropy, lora) : await engine.prefill(lora);
-  const suffixGraph = await engine.promptSuffix(entropy, lora);
+  const perGroup = sameSizeGroups(groups);
+  const suffixGraph = await engine.promptSuffix(entropy, lora, perGroup);
   const prefix = prefixBatch(engine, rope, sequences, groups);
   const { numLayers } = engine.model.config;
   const presents = Array.from({ length: numLayers }, (_, l) => [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]).flat();
@@ -191,7 +207,7 @@ export async function scoreSharedPrompts(
   );
   const suffix = suffixBatch(engine, rope, sequences, groups, prefix);
   const post = await suffixGraph.session.run(
-    { ...suffix.feeds, ...pastFeeds(pre, numLayers, suffix.rowGroup), ...(await engine.weightFeeds(suffixGraph.built, options)) },
+    { ...suffix.feeds, ...pastFeeds(pre, numLayers, perGroup ? undefined : suffix.rowGroup), ...(await engine.weightFeeds(suffixGraph.built, options)) },
     { outputs: scored },
   );
   const prefixValues = (name: string) => (promptScored ? (pre[name]!.data as Float32Array) : undefined);
@@ -271,13 +287,14 @@ export async function accumulateSharedPrompts(
     const q0 = r * T + suffix.padding[r]!;
     for (let t = s + 1; t < w.length; t++) suffixWeights[q0 + t - s - 1] = w[t]!;
   });
-  const suffixGraph = await engine.promptSuffixTraining(options.target, entropy, lora);
+  const perGroup = sameSizeGroups(groups);
+  const suffixGraph = await engine.promptSuffixTraining(options.target, entropy, lora, perGroup);
   let accumulation = optimizer.accumulation();
   const post = await suffixGraph.session.run(
     {
       ...suffix.feeds,
       [GRAPH_IO.tokenWeights]: onnxTensor('float32', [R, T], suffixWeights),
-      ...pastFeeds(pre, numLayers, suffix.rowGroup),
+      ...pastFeeds(pre, numLayers, perGroup ? undefined : suffix.rowGroup),
       ...accumulation.feeds,
       ...(await engine.weightFeeds(suffixGraph.built, source)),
     },
@@ -286,12 +303,13 @@ export async function accumulateSharedPrompts(
   optimizer.accumulated(post);
 
   // 3. The prefixes again, forward and backward: seeded with Σ_rows ∂L/∂(keys, values) and the prefix tokens' summed weights.
-  const seeds: Record<string, OnnxHostTensor> = {};
+  const seeds: Record<string, OrtTensor | OnnxHostTensor> = {};
   for (let l = 0; l < numLayers; l++) {
     for (const [past, present] of [[GRAPH_IO.pastKey(l), GRAPH_IO.presentKey(l)], [GRAPH_IO.pastValue(l), GRAPH_IO.presentValue(l)]] as const) {
       const g = post[GRAPH_IO.gradOf(past)]!;
       const [, ...rest] = g.dims;
-      seeds[GRAPH_IO.seedOf(present)] = onnxTensor('float32', [U, ...rest], sumRows(g.data as Float32Array, suffix.rowGroup, U, rest.reduce((a, d) => a * d, 1)));
+      // A per-group graph already summed each group's rows.
+      seeds[GRAPH_IO.seedOf(present)] = perGroup ? g : onnxTensor('float32', [U, ...rest], sumRows(g.data as Float32Array, suffix.rowGroup, U, rest.reduce((a, d) => a * d, 1)));
     }
   }
   // Weighted prompt tokens need the LM head in the backward; otherwise only the keys/values matter.

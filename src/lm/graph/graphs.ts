@@ -89,9 +89,12 @@ export interface ScoringGraphOptions {
   /**
    * Continue a KV cache of P earlier positions (`past.N.key`/`past.N.value` [B, K, P, D];
    * `attention_bias` is then [B, 1, T, P + T]); with gradients, also output the gradient with
-   * respect to every past tensor (`grad.past.N.key`, …).
+   * respect to every past tensor (`grad.past.N.key`, …). `'per-group'`: the past is one cache per
+   * group of consecutive rows, [U, K, P, D] (rows b of group ⌊b / (B / U)⌋, groups of one size),
+   * read by the group's rows at once (`groupSharedAttention`); its gradients are then per group,
+   * summed over the group's rows by the graph.
    */
-  readonly past?: boolean;
+  readonly past?: boolean | 'per-group';
   /**
    * Output the keys/values of the positions (`present.N.*` [B, K, T, D]); with gradients, take
    * `seed.present.N.*` (same shapes) and differentiate `objective + Σ present·seed`, so that the
@@ -133,20 +136,23 @@ function presentSeedTerm(g: Graph, config: ModelConfig, present: readonly LayerC
  */
 export function buildScoringGraph(config: ModelConfig, options: ScoringGraphOptions = {}): BuiltGraph {
   const gradients = options.gradients ?? 'none';
-  const g = new Graph(`${config.arch}_scoring${options.entropy ? '_entropy' : ''}${options.past ? '_past' : ''}${options.present ? '_present' : ''}`);
+  const perGroup = options.past === 'per-group';
+  const g = new Graph(`${config.arch}_scoring${options.entropy ? '_entropy' : ''}${options.past ? `_past${perGroup ? '_grouped' : ''}` : ''}${options.present ? '_present' : ''}`);
   const inputIds = g.input(GRAPH_IO.inputIds, 'int64', ['batch', 'seq']);
   const cos = g.input(GRAPH_IO.cos, 'float32', ['batch', 'seq', config.headDim]);
   const sin = g.input(GRAPH_IO.sin, 'float32', ['batch', 'seq', config.headDim]);
   const attentionBias = g.input(GRAPH_IO.attentionBias, 'float32', ['batch', 1, 'seq', options.past ? 'total' : 'seq']);
   const past: LayerCache[] | undefined = options.past
     ? Array.from({ length: config.numLayers }, (_, l) => ({
-        key: g.input(GRAPH_IO.pastKey(l), 'float32', ['batch', config.numKvHeads, 'past', config.headDim]),
-        value: g.input(GRAPH_IO.pastValue(l), 'float32', ['batch', config.numKvHeads, 'past', config.headDim]),
+        key: g.input(GRAPH_IO.pastKey(l), 'float32', [perGroup ? 'groups' : 'batch', config.numKvHeads, 'past', config.headDim]),
+        value: g.input(GRAPH_IO.pastValue(l), 'float32', [perGroup ? 'groups' : 'batch', config.numKvHeads, 'past', config.headDim]),
       }))
     : undefined;
   const { weights, base, loraNames, tensors } = declareWeights(g, config, options.lora);
 
-  const { hidden, present } = buildDecoder(config, weights, { inputIds, cos, sin, attentionBias, ...(past ? { past } : {}) });
+  // A per-group past is attended as a fixed prefix block (not concatenated row by row).
+  const cacheInputs = past ? (perGroup ? { prefix: past, prefixPerGroup: true } : { past }) : {};
+  const { hidden, present } = buildDecoder(config, weights, { inputIds, cos, sin, attentionBias, ...cacheInputs });
   if (options.present) {
     present.forEach((c, l) => {
       g.output(c.key, GRAPH_IO.presentKey(l));

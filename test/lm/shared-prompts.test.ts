@@ -3,22 +3,13 @@
  * entropies) and training (the continuations' key/value gradients summed into one prefix
  * backward) — and give what the unshared path gives, to float rounding.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTinyModel } from './tiny-model-fixture.js';
 import { Rng } from '../../src/base/rng.js';
 import { planSharedPrompts } from '../../src/lm/compute/shared-prompts.js';
-import { LoraAdapter, Policy, createTinyModel, loadModel, type LanguageModel } from '../../src/lm/index.js';
+import { LoraAdapter, Policy } from '../../src/lm/index.js';
 
-const root = mkdtempSync(join(tmpdir(), 'shared-prompts-'));
-let model: LanguageModel;
-
-beforeAll(async () => {
-  await createTinyModel(join(root, 'tiny'), { arch: 'qwen3', layers: 2, hidden: 32, heads: 4, kvHeads: 2, vocabSize: 300, seed: 8, initStd: 0.3 });
-  model = await loadModel(join(root, 'tiny'));
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const tinyModel = useTinyModel({ arch: 'qwen3', layers: 2, hidden: 32, heads: 4, kvHeads: 2, vocabSize: 300, seed: 8, initStd: 0.3 });
 
 const rng = new Rng(21);
 const tokens = (n: number) => Array.from({ length: n }, () => 1 + rng.int(298));
@@ -69,8 +60,8 @@ describe('planSharedPrompts', () => {
 
 describe('scoring with shared prompts', () => {
   for (const { layout, sequences, promptLengths } of datasets) it(`gives the unshared log-probs and entropies (LoRA policy and its reference; ${layout})`, async () => {
-    const adapter = LoraAdapter.create(model.config, { rank: 2, alpha: 4, targetModules: ['q_proj', 'k_proj', 'v_proj', 'down_proj'] }, { seed: 2, initB: 'random' });
-    const policy = await Policy.create(model, { adapter, intraOpThreads: 1 });
+    const adapter = LoraAdapter.create(tinyModel().config, { rank: 2, alpha: 4, targetModules: ['q_proj', 'k_proj', 'v_proj', 'down_proj'] }, { seed: 2, initB: 'random' });
+    const policy = await Policy.create(tinyModel(), { adapter, intraOpThreads: 1 });
     try {
       for (const reference of [false, true]) {
         const plain = await policy.score(sequences, { entropy: true, reference });
@@ -105,9 +96,9 @@ describe('training with shared prompts', () => {
     it(`accumulates the unshared gradient (${train}, prompt tokens ${promptWeights}; ${layout}) and reports the unshared scores`, async () => {
       const weights = promptWeights === 'weighted' ? weighted : masked;
       const make = () =>
-        Policy.create(model, {
+        Policy.create(tinyModel(), {
           intraOpThreads: 1,
-          ...(train === 'lora' ? { adapter: LoraAdapter.create(model.config, { rank: 2, alpha: 4, targetModules: ['q_proj', 'v_proj', 'up_proj'] }, { seed: 4, initB: 'random' }) } : { train: 'full' as const }),
+          ...(train === 'lora' ? { adapter: LoraAdapter.create(tinyModel().config, { rank: 2, alpha: 4, targetModules: ['q_proj', 'v_proj', 'up_proj'] }, { seed: 4, initB: 'random' }) } : { train: 'full' as const }),
         });
       const a = await make();
       const b = await make();

@@ -3,32 +3,23 @@
  * sampling and runs no scoring pass of its own; its gradient, parameters and metrics equal the
  * with-pass path's (the same episodes without sampling log-probs) to float rounding.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTinyModel } from '../lm/tiny-model-fixture.js';
 import { Rng } from '../../src/base/rng.js';
-import { LoraAdapter, Policy, createTinyModel, loadModel, type LanguageModel } from '../../src/lm/index.js';
+import { LoraAdapter, Policy } from '../../src/lm/index.js';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { grpoUpdate } from '../../src/train/grpo/grpo-update.js';
 import { LmTrainablePolicy } from '../../src/train/policy/lm-policy-adapter.js';
 import type { TokenScores } from '../../src/train/policy/trainable-policy.js';
 import type { Episode } from '../../src/train/rollout/episode.js';
 
-const root = mkdtempSync(join(tmpdir(), 'lm-mu1-'));
-let model: LanguageModel;
-
-beforeAll(async () => {
-  await createTinyModel(join(root, 'tiny'), { arch: 'qwen3', layers: 2, hidden: 32, heads: 2, kvHeads: 1, vocabSize: 300, seed: 5, initStd: 0.3 });
-  model = await loadModel(join(root, 'tiny'));
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const tinyModel = useTinyModel({ arch: 'qwen3', layers: 2, hidden: 32, heads: 2, kvHeads: 1, vocabSize: 300, seed: 5, initStd: 0.3 });
 
 /** A LoRA policy with its optimizer, counting its non-reference scoring passes and keeping the gradient of its last step. */
 async function trainable() {
   // Random LoRA B matrices: the policy differs from its reference (adapters off), so the KL term is live.
-  const adapter = LoraAdapter.create(model.config, { rank: 2, alpha: 4, targetModules: ['q_proj', 'v_proj', 'down_proj'] }, { seed: 3, initB: 'random' });
-  const lm = await Policy.create(model, { adapter, intraOpThreads: 1 });
+  const adapter = LoraAdapter.create(tinyModel().config, { rank: 2, alpha: 4, targetModules: ['q_proj', 'v_proj', 'down_proj'] }, { seed: 3, initB: 'random' });
+  const lm = await Policy.create(tinyModel(), { adapter, intraOpThreads: 1 });
   const policy = new LmTrainablePolicy(lm);
   let passes = 0;
   const score = policy.score.bind(policy);

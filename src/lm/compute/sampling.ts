@@ -17,14 +17,19 @@ export interface SamplingOptions {
  * logSoftmax(new Float32Array([0, 0])); // [-0.693…, -0.693…]
  */
 export function logSoftmax(logits: ArrayLike<number>): Float64Array {
-  let max = -Infinity;
-  for (let i = 0; i < logits.length; i++) if (logits[i]! > max) max = logits[i]!;
-  let sum = 0;
-  for (let i = 0; i < logits.length; i++) sum += Math.exp(logits[i]! - max);
-  const logZ = max + Math.log(sum);
+  const logZ = logNormaliser(logits);
   const out = new Float64Array(logits.length);
   for (let i = 0; i < logits.length; i++) out[i] = logits[i]! - logZ;
   return out;
+}
+
+/** log Σ exp(values), shifted by the maximum for stability: the normaliser of every log-softmax here. */
+function logNormaliser(values: ArrayLike<number>): number {
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += Math.exp(values[i]! - max);
+  return max + Math.log(sum);
 }
 
 /**
@@ -90,15 +95,8 @@ export function sampleToken(logits: ArrayLike<number>, options: SamplingOptions,
  */
 function drawFull(logits: ArrayLike<number>, temperature: number, rng: Rng, scaled: Float64Array, exps: Float64Array): { token: number; logZ: number } {
   const n = logits.length;
-  let max = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const v = logits[i]! / temperature;
-    scaled[i] = v;
-    if (v > max) max = v;
-  }
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += Math.exp(scaled[i]! - max);
-  const logZ = max + Math.log(sum);
+  for (let i = 0; i < n; i++) scaled[i] = logits[i]! / temperature;
+  const logZ = logNormaliser(n === scaled.length ? scaled : scaled.subarray(0, n));
   let total = 0;
   for (let j = 0; j < n; j++) {
     const p = Math.exp(scaled[j]! - logZ);
@@ -115,11 +113,7 @@ function drawFull(logits: ArrayLike<number>, temperature: number, rng: Rng, scal
 
 /** log-softmax(logits)[token], computed as {@link logSoftmax} computes it, without the other entries. */
 function logProbability(logits: ArrayLike<number>, token: number): number {
-  let max = -Infinity;
-  for (let i = 0; i < logits.length; i++) if (logits[i]! > max) max = logits[i]!;
-  let sum = 0;
-  for (let i = 0; i < logits.length; i++) sum += Math.exp(logits[i]! - max);
-  return logits[token]! - (max + Math.log(sum));
+  return logits[token]! - logNormaliser(logits);
 }
 
 /**

@@ -103,7 +103,8 @@ export function blockAttention(
  * Each group's queries are stacked so that one product per group and key/value head reads the
  * shared block (instead of every row reading its own copy of it): the GRPO decode, where the K
  * samples of a prompt continue the same prompt cache. `bias` [B, 1, T, Q + S₁ + …] covers the
- * shared block, then the others, in order. Forward only (the reshapes follow run-time shapes).
+ * shared block, then the others, in order. Differentiable: the continuation training graphs use it,
+ * and their gradients (per-group key/value gradients summed over the group's rows) match the unshared path.
  *
  * @example
  * const out = groupSharedAttention(q, { key: promptK, value: promptV }, [{ key: k, value: v }], bias, { numHeads: 8, numKvHeads: 2, headDim: 64 });

@@ -133,6 +133,24 @@ export function deriveSeed(seed: number, index: number): number {
   return seed + index;
 }
 
+/**
+ * The seed of a named, independent stream of a seeded run: the same (seed, name) always gives the
+ * same seed, and different names give unrelated streams (FNV-1a over the name, mixed with the seed,
+ * then expanded by {@link Rng}'s SplitMix32). Used so that optional work — a held-out evaluation,
+ * say — draws from its own stream and switching it on or off leaves the run's main stream alone.
+ *
+ * @example
+ * ```ts
+ * new Rng(streamSeed(0, 'eval/sft/0/validation')).float(); // the same number on every run
+ * ```
+ */
+export function streamSeed(seed: number, name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  // 21 bits of the seed above the hash keep the result a safe integer that still depends on both.
+  return (seed % 0x20_0000) * 0x1_0000_0000 + ((h ^ Math.imul(Math.floor(seed / 0x20_0000) >>> 0, 0x9e3779b9)) >>> 0);
+}
+
 /** A seed from the operating system's entropy, for unseeded generators. */
 export function randomSeed(): number {
   const words = new Uint32Array(2);

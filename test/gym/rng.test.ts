@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng, deriveSeed } from '../../src/base/rng.js';
+import { Rng, deriveSeed, streamSeed } from '../../src/base/rng.js';
 
 describe('Rng', () => {
   it('gives the same stream for the same seed and different streams for nearby seeds', () => {
@@ -39,5 +39,14 @@ describe('Rng', () => {
 
   it('derives sub-environment seeds as seed + index (Gymnasium)', () => {
     expect(deriveSeed(42, 3)).toBe(45);
+  });
+
+  it('names independent streams of one seed: stable, distinct per name and per seed, safe integers', () => {
+    expect(streamSeed(0, 'evaluation/sft/0/eval')).toBe(streamSeed(0, 'evaluation/sft/0/eval'));
+    const seeds = [0, 1, 2, 2 ** 40, Number.MAX_SAFE_INTEGER].flatMap((s) => ['a', 'b', 'evaluation/final/30/eval'].map((n) => streamSeed(s, n)));
+    expect(new Set(seeds).size).toBe(seeds.length);
+    for (const s of seeds) expect(Number.isSafeInteger(s) && s >= 0).toBe(true);
+    // Usable as an Rng seed, and the streams differ.
+    expect(new Rng(streamSeed(0, 'a')).nextUint32()).not.toBe(new Rng(streamSeed(0, 'b')).nextUint32());
   });
 });

@@ -220,4 +220,21 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
     expect(Array.from(policy.parameters()[0]!.value)).not.toEqual(Array.from(before));
     expect((await readRunMetrics(runDir)).find((r) => r.kind === 'train')!['skipped']).toBe(0);
   });
+
+  it('held-out evaluation draws from its own random stream: evaluating more splits, sampled or none, trains the same run', async () => {
+    const trainOf = async (overrides: Record<string, unknown>) => {
+      const runDir = await tempRun();
+      const base = { mode: 'sft+grpo', grpo: { steps: 4, loss: { beta: 0.01 } }, sft: { epochs: 2, batchSize: 4, lr: 0.3, formatCheckSamples: 4 } };
+      const policy = new BigramPolicy();
+      await runTraining({ ...letterSetup(runDir, { ...base, ...overrides }), policy });
+      const train = (await readRunMetrics(runDir)).filter((r) => r.kind === 'train' || r.kind === 'sft');
+      return { metrics: train.map((r) => [r['reward'], r['kl'], r['loss']]), weights: Array.from(policy.parameters()[0]!.value) };
+    };
+    const none = await trainOf({ env: { trainSplit: 'train', evalSplits: [], validationSplits: [] }, eval: { everySteps: 0, episodes: 1, untrained: false } });
+    // Sampled pass@K evaluations (temperature 1) after SFT, at every second GRPO step and at the end.
+    const many = await trainOf({ env: { trainSplit: 'train', evalSplits: ['eval'], validationSplits: ['validation'] }, eval: { everySteps: 2, episodes: 6, samples: 4, sampledQuestions: 3 } });
+    expect(many.metrics.length).toBeGreaterThan(4);
+    expect(many.metrics).toEqual(none.metrics);
+    expect(many.weights).toEqual(none.weights);
+  });
 });

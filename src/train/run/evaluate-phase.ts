@@ -34,13 +34,13 @@ export async function evaluateSplits<Obs>(run: RunContext<Obs>, label: string, s
   const out: SplitSuccess = {};
   for (const split of splits) {
     const episodes = Math.min(cfg.eval.episodes, run.questionCount(split));
-    const r = await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.rng);
+    const r = await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.evaluationRng(`${label}/${step}/${split}/greedy`));
     out[split] = { success: r.success, meanReturn: r.meanReturn, episodes };
     const k = cfg.eval.samples;
     const record: Record<string, unknown> = { kind: 'eval', step, label, split, episodes, success: r.success, mean_return: r.meanReturn, ...pickEval(r.metrics) };
     if (sampled && k > 1) {
       const questions = Math.min(cfg.eval.sampledQuestions > 0 ? cfg.eval.sampledQuestions : cfg.eval.episodes, run.questionCount(split));
-      const s = await evaluateSampled(run.policy, run.task, run.pool(split), split, questions, k, cfg.rollout, run.rng);
+      const s = await evaluateSampled(run.policy, run.task, run.pool(split), split, questions, k, cfg.rollout, run.evaluationRng(`${label}/${step}/${split}/sampled`));
       out[split].sampled = { k, questions, passAt1: s.passAt1, passAtK: s.passAtK, majority: s.majority };
       Object.assign(record, { samples: k, sampled_questions: questions, pass_at_1: s.passAt1, pass_at_k: s.passAtK, majority: s.majority });
     }

@@ -31,7 +31,7 @@ export async function startGrpo<Obs>(run: RunContext<Obs>): Promise<void> {
   if (k < 4 && cfg.eval.baselineEpisodes > 0) {
     const split = cfg.env.trainSplit;
     const n = Math.min(cfg.eval.baselineEpisodes, run.questionCount(split));
-    p = (await evaluatePolicy(run.policy, run.task, run.pool(split), split, n, { ...cfg.rollout }, run.rng)).success;
+    p = (await evaluatePolicy(run.policy, run.task, run.pool(split), split, n, { ...cfg.rollout }, run.evaluationRng('grpo-start/baseline'))).success;
   }
   const warning = smallGroupWarning(k, p);
   if (warning) await run.event(0, 'small_group_warning', warning, p);

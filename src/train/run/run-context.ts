@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Rng } from '../../base/rng.js';
+import { Rng, streamSeed } from '../../base/rng.js';
 import { SafetensorsFile } from '../../lm/safetensors/reader.js';
 import { writeSafetensors } from '../../lm/safetensors/writer.js';
 import { CheckpointStore, type CheckpointTensor } from '../checkpoint/checkpoint-store.js';
@@ -140,6 +140,16 @@ export class RunContext<Obs> {
   async event(step: number, name: string, message: string, value?: number): Promise<void> {
     this.print(message);
     await this.emit({ kind: 'event', step, event: name, message, ...(value !== undefined ? { value } : {}) });
+  }
+
+  /**
+   * The generator of one evaluation (`what`, e.g. `sft/0/validation`): its own stream of the run's
+   * seed, so evaluating more or fewer splits, or none, leaves training's random stream — SFT batches,
+   * GRPO samples — exactly where it would be; the recipe chosen on validation-only runs is then the
+   * run the full demo trains.
+   */
+  evaluationRng(what: string): Rng {
+    return new Rng(streamSeed(this.config.seed, `evaluation/${what}`));
   }
 
   /** A fresh optimizer over the policy's parameters (GRPO starts with fresh moments after SFT). */

@@ -53,12 +53,12 @@ export async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: Scripte
  * Mean greedy success over the validation splits on their first `sft.validationEpisodes`
  * questions: the signal SFT's early stopping follows.
  */
-async function validationSuccess<Obs>(run: RunContext<Obs>): Promise<{ mean: number; bySplit: Record<string, number> }> {
+async function validationSuccess<Obs>(run: RunContext<Obs>, epoch: number): Promise<{ mean: number; bySplit: Record<string, number> }> {
   const cfg = run.config;
   const bySplit: Record<string, number> = {};
   for (const split of cfg.env.validationSplits) {
     const episodes = Math.min(cfg.sft.validationEpisodes, run.questionCount(split));
-    bySplit[split] = (await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.rng)).success;
+    bySplit[split] = (await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.evaluationRng(`sft-epoch-${epoch}/${split}`))).success;
   }
   const values = Object.values(bySplit);
   return { mean: values.reduce((a, b) => a + b, 0) / Math.max(1, values.length), bySplit };
@@ -96,7 +96,7 @@ export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: () => Scri
       }
     }
     if (!validate) continue;
-    const v = await validationSuccess(run);
+    const v = await validationSuccess(run, epoch + 1);
     const rising = best === undefined || v.mean > best.success;
     const detail = Object.entries(v.bySplit).map(([s, x]) => `${s} ${(x * 100).toFixed(1)}%`).join(', ');
     await run.event(step, 'sft_validation', `SFT epoch ${epoch + 1}: validation success ${detail} (mean ${(v.mean * 100).toFixed(1)}%)${rising ? ' — best so far' : ''}`, v.mean);

@@ -51,6 +51,7 @@ export { PolicyTrainer } from './compute/policy-trainer.js';
 export type { EngineOptions, WeightSource } from './compute/engine.js';
 export type { ScoreResult, GradientResult } from './compute/scoring.js';
 export type { GenerateOptions, Generation, GenerationTimings, FinishReason } from './compute/generate.js';
+export { PromptCache } from './compute/prompt-cache.js';
 export { sampleToken, argmax, logSoftmax, type SamplingOptions } from './compute/sampling.js';
 
 // LoRA adapters (PEFT format).

@@ -3,6 +3,7 @@ import { GRAPH_IO } from '../graph/graphs.js';
 import { onnxTensor, type OnnxHostTensor, type OrtTensor } from '../graph/onnx.js';
 import { attentionBias, checkTokenIds, gatherRows, packLeft, positionsFromMask, type RopeCache } from './batch.js';
 import type { ModelEngine, WeightSource } from './engine.js';
+import { continuationBatch, PromptCache, rowCaches, type SplitCache } from './prompt-cache.js';
 import { TokenSampler, type SamplingOptions } from './sampling.js';
 
 /** Options of text generation. */
@@ -20,6 +21,17 @@ export interface GenerateOptions extends SamplingOptions, WeightSource {
    * every step: slower, the same tokens; kept for checking the cache.
    */
   readonly kvCache?: boolean;
+  /**
+   * Return each row's keys and values ({@link Generation.cache}) for a next turn to continue
+   * (default false; CPU provider only, elsewhere no cache is returned).
+   */
+  readonly keepCache?: boolean;
+  /**
+   * Per prompt, a cache from an earlier call that the prompt continues (it starts with the
+   * cache's tokens). When every prompt has one, only the prompts' new tokens are run, after
+   * their caches; otherwise the call prefills as usual. CPU provider only.
+   */
+  readonly continueFrom?: readonly (PromptCache | undefined)[];
   /** Receives wall-clock timings of the call (for throughput metrics). */
   readonly onTimings?: (timings: GenerationTimings) => void;
 }
@@ -32,6 +44,8 @@ export interface GenerationTimings {
   readonly decodeMs: number;
   /** Number of decode passes run. */
   readonly decodeSteps: number;
+  /** Token columns the first pass ran, padding included: rows × (prompt length, or only the new tokens when continuing caches). */
+  readonly prefillTokens: number;
 }
 
 /** Why a completion ended. */
@@ -47,6 +61,8 @@ export interface Generation {
   /** log p(token) under the model's own distribution (temperature 1, no top-k/top-p), one per token id. */
   readonly logprobs: number[];
   readonly finishReason: FinishReason;
+  /** With `keepCache`: the keys and values of the prompt and the generated tokens but the last. */
+  readonly cache?: PromptCache;
 }
 
 interface RowState {
@@ -93,16 +109,22 @@ export async function generateTokens(
   // On CPU the prompt's cache is split off after the prefill and fed as it is to every decode step
   // (no per-step copy of it); only the generated tokens' cache grows. Host slicing, so CPU only.
   const onHost = useCache && engine.runtime.provider === 'cpu' && Math.max(...prompts.map((p) => p.length)) >= 2;
+  // A next turn whose every row continues a cache runs only its new tokens (prompt-cache.ts).
+  const continueFrom = options.continueFrom;
+  const continued = onHost && continueFrom !== undefined && continueFrom.length === B && rows.every((r, b) => continueFrom[b]?.continues(r.prompt, engine) === true)
+    ? continueFrom as readonly PromptCache[]
+    : undefined;
   // Rows with the same prompt (a GRPO group's K samples) share one prefill: the prompt's keys and
   // values are computed once and copied to every row that continues it. Host copies, so CPU only.
-  const shared = onHost ? sharedRows(rows.map((r) => r.prompt)) : undefined;
+  const shared = onHost && !continued ? sharedRows(rows.map((r) => r.prompt)) : undefined;
   // When the groups are runs of consecutive rows of one size (how GRPO asks), the prefill's cache
   // is itself the decode's fixed prefix, one per group, read by all of a group's rows at once:
   // no per-row copy of it, and a quarter of the prefix reads per step for groups of four.
   const grouped = shared !== undefined && consecutiveGroups(shared.rowOf, shared.prompts.length);
   const decode = useCache ? await (grouped ? engine.decodeAfterGroupPrefix(lora) : onHost ? engine.decodeAfterPrefix(lora) : engine.decode(lora)) : undefined;
   const weightFeeds = await engine.weightFeeds(prefill.built, options);
-  const packed = packLeft(shared ? shared.prompts : rows.map((r) => r.prompt), padId);
+  const continuation = continued ? continuationBatch(continued, rows.map((r) => r.prompt), padId, numLayers) : undefined;
+  const packed = continuation ? { length: continuation.pastLength + continuation.newLength, ids: continuation.ids, mask: continuation.mask } : packLeft(shared ? shared.prompts : rows.map((r) => r.prompt), padId);
   let length = packed.length;
   let ids = packed.ids;
   let mask = packed.mask;
@@ -124,8 +146,31 @@ export async function generateTokens(
     return out[GRAPH_IO.logits]!.data as Float32Array;
   };
 
+  // The continued batch's first pass: its new tokens after the caches, through the decode graph.
+  const runContinuation = async (batch: NonNullable<typeof continuation>): Promise<Float32Array> => {
+    const extend = await engine.decode(lora);
+    const T = batch.newLength;
+    const positions = positionsFromMask(mask, B, length);
+    const newPositions = new Int32Array(B * T);
+    for (let b = 0; b < B; b++) newPositions.set(positions.subarray(b * length + batch.pastLength, (b + 1) * length), b * T);
+    const { cos, sin } = rope.tables(newPositions);
+    const feeds: Record<string, OnnxHostTensor | OrtTensor> = {
+      [GRAPH_IO.inputIds]: onnxTensor('int64', [B, T], batch.newIds),
+      [GRAPH_IO.cos]: onnxTensor('float32', [B, T, headDim], cos),
+      [GRAPH_IO.sin]: onnxTensor('float32', [B, T, headDim], sin),
+      [GRAPH_IO.attentionBias]: onnxTensor('float32', [B, 1, T, length], attentionBias(mask, B, T, batch.pastLength)),
+      ...weightFeeds,
+    };
+    batch.past.forEach((kv, l) => {
+      feeds[GRAPH_IO.pastKey(l)] = kv.key;
+      feeds[GRAPH_IO.pastValue(l)] = kv.value;
+    });
+    cache = await extend.session.run(feeds);
+    return cache[GRAPH_IO.logits]!.data as Float32Array;
+  };
+
   const started = performance.now();
-  let logits = await runFull();
+  let logits = continuation ? await runContinuation(continuation) : await runFull();
   let prefixFeeds: Record<string, OrtTensor> = {};
   if (shared) {
     const { rowOf } = shared;
@@ -136,6 +181,8 @@ export async function generateTokens(
   // The grouped prefix holds every prefill column, the prompt's last one too, which also opens the
   // growing cache: its prefix copy is masked (an exact 0 in the softmax).
   const prefixColumns = length;
+  // Where the cache lives once decoding starts, for `keepCache` to read each row's columns back.
+  let split: Omit<SplitCache, 'grown'> | undefined;
   if (grouped && shared) {
     const { rowOf } = shared;
     const grown: Record<string, OnnxHostTensor> = {};
@@ -145,6 +192,8 @@ export async function generateTokens(
       prefixFeeds[GRAPH_IO.prefixValue(l)] = cache![GRAPH_IO.presentValue(l)]! as OrtTensor;
     }
     cache = await engine.runtime.upload(grown);
+    const groupSize = B / shared.prompts.length;
+    split = { prefixColumns: prefixColumns - 1, prefix: cacheLayers(prefixFeeds, numLayers, 'prefix'), prefixRow: (b) => Math.floor(b / groupSize) };
   } else if (onHost) {
     // Rows take their prompt's cache (shared prompts: one prefill, copied to each row): positions
     // [0, length − 1) become the fixed prefix, the last one the first entry of the growing cache.
@@ -161,8 +210,10 @@ export async function generateTokens(
     // Bound to the runtime once (in place on CPU): every step reads them without feeding bytes.
     prefixFeeds = await engine.runtime.upload(fixed);
     cache = await engine.runtime.upload(grown);
+    split = { prefixColumns: prefixColumns - 1, prefix: cacheLayers(fixed, numLayers, 'prefix'), prefixRow: (b) => b };
   }
   const prefillMs = performance.now() - started;
+  const prefillTokens = (shared ? shared.prompts.length : B) * (continuation ? continuation.newLength : packed.length);
   let decodeSteps = 0;
   for (let step = 0; step < maxTokens; step++) {
     const vocab = logits.length / B;
@@ -233,14 +284,24 @@ export async function generateTokens(
     cache = out;
     logits = out[GRAPH_IO.logits]!.data as Float32Array;
   }
+  const caches = options.keepCache && split && cache ? rowCaches({ ...split, grown: cacheLayers(cache, numLayers, 'present') }, ids, mask, B, length, engine) : undefined;
   releaseCache(cache);
-  options.onTimings?.({ prefillMs, decodeMs: performance.now() - started - prefillMs, decodeSteps });
-  return rows.map((row) => ({
+  options.onTimings?.({ prefillMs, decodeMs: performance.now() - started - prefillMs, decodeSteps, prefillTokens });
+  return rows.map((row, b) => ({
     promptTokenIds: row.prompt,
     tokenIds: row.tokens,
     text: row.text ?? tokenizer.decode(row.tokens),
     logprobs: row.logprobs,
     finishReason: row.finish ?? 'length',
+    ...(caches ? { cache: caches[b]! } : {}),
+  }));
+}
+
+/** A cache's key/value tensors by layer, under the `prefix.N.*` or `present.N.*` names. */
+function cacheLayers(tensors: Readonly<Record<string, OrtTensor | OnnxHostTensor>>, numLayers: number, names: 'prefix' | 'present'): { key: OrtTensor | OnnxHostTensor; value: OrtTensor | OnnxHostTensor }[] {
+  return Array.from({ length: numLayers }, (_, l) => ({
+    key: tensors[names === 'prefix' ? GRAPH_IO.prefixKey(l) : GRAPH_IO.presentKey(l)]!,
+    value: tensors[names === 'prefix' ? GRAPH_IO.prefixValue(l) : GRAPH_IO.presentValue(l)]!,
   }));
 }
 

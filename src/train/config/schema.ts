@@ -41,6 +41,7 @@ export interface TrainConfig {
     temperature: number;
     topP: number;
     maskTruncated: boolean;
+    continueTurns: boolean;
   };
   grpo: {
     steps: number;
@@ -165,6 +166,7 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       temperature: num('Sampling temperature.', 1.0, { exclusiveMinimum: 0 }),
       topP: num('Nucleus sampling threshold.', 1.0, { exclusiveMinimum: 0, maximum: 1 }),
       maskTruncated: bool('Exclude episodes cut off by the token limit from the loss (DAPO overlong filtering).', true),
+      continueTurns: bool("Each turn continues the previous turn's keys and values and runs only the tool reply's tokens, instead of reading the whole conversation again (same tokens, log-probs to float rounding; CPU provider). false: every turn prefills its whole prompt.", true),
     }),
     grpo: obj('The GRPO update.', {
       steps: int('Optimizer steps of GRPO.', 40),

@@ -9,6 +9,7 @@ import type { Rng } from '../../base/rng.js';
 import type { Policy } from '../../lm/compute/policy.js';
 import type { PolicyTrainer } from '../../lm/compute/policy-trainer.js';
 import { LanguageModel } from '../../lm/model/language-model.js';
+import { PromptCache } from '../../lm/compute/prompt-cache.js';
 import type { AdamWOptions, AdamWState, OptimizerStepReport, PolicyOptimizer } from '../optim/policy-optimizer.js';
 import { TrainError } from '../train-error.js';
 import { TemplateChatCodec } from './template-chat-codec.js';
@@ -52,7 +53,7 @@ export class LmTrainablePolicy implements TrainablePolicy {
     const results = new Array<GenerateResult>(requests.length);
     const groups = new Map<string, number[]>();
     requests.forEach((r, i) => {
-      const key = `${r.maxNewTokens}|${r.temperature}|${r.topP}`;
+      const key = `${r.maxNewTokens}|${r.temperature}|${r.topP}|${r.keepCache === true}`;
       const list = groups.get(key) ?? [];
       list.push(i);
       groups.set(key, list);
@@ -61,10 +62,20 @@ export class LmTrainablePolicy implements TrainablePolicy {
       const first = requests[indices[0]!]!;
       const gens = await this.lm.generate(
         indices.map((i) => requests[i]!.prompt),
-        { maxTokens: first.maxNewTokens, temperature: first.temperature, topP: first.topP, seed: rng.int(0x7fffffff) },
+        {
+          maxTokens: first.maxNewTokens,
+          temperature: first.temperature,
+          topP: first.topP,
+          seed: rng.int(0x7fffffff),
+          keepCache: first.keepCache === true,
+          continueFrom: indices.map((i) => {
+            const cache = requests[i]!.continueFrom;
+            return cache instanceof PromptCache ? cache : undefined;
+          }),
+        },
       );
       gens.forEach((g, j) => {
-        results[indices[j]!] = { tokens: [...g.tokenIds], logprobs: [...g.logprobs], finishReason: g.finishReason === 'length' ? 'length' : 'stop' };
+        results[indices[j]!] = { tokens: [...g.tokenIds], logprobs: [...g.logprobs], finishReason: g.finishReason === 'length' ? 'length' : 'stop', ...(g.cache ? { cache: g.cache } : {}) };
       });
     }
     return results;

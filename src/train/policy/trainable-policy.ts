@@ -55,6 +55,20 @@ export interface GenerateRequest {
   /** Sampling temperature; 0 means greedy. */
   temperature: number;
   topP: number;
+  /** Keep what the next turn needs to continue this generation ({@link GenerateResult.cache}); backends may ignore it. */
+  keepCache?: boolean;
+  /** The cache of this episode's previous turn, which `prompt` continues; backends without caches ignore it. */
+  continueFrom?: GenerationCache;
+}
+
+/**
+ * What a backend kept of a generation so that the episode's next turn — the same tokens and a
+ * tool's reply — continues it instead of reading the whole conversation again (the LM backend's
+ * `PromptCache`). Opaque to the trainer, and valid only until the weights change: within one rollout.
+ */
+export interface GenerationCache {
+  /** The tokens it covers. */
+  readonly tokens: readonly number[];
 }
 
 /** What was generated, with the sampling-time log-probability of each generated token. */
@@ -63,6 +77,8 @@ export interface GenerateResult {
   logprobs: number[];
   /** `stop`: the end-of-turn token was produced (and is included in `tokens`); `length`: cut at maxNewTokens. */
   finishReason: 'stop' | 'length';
+  /** With `keepCache`, when the backend keeps caches. */
+  cache?: GenerationCache;
 }
 
 /** Per-position scores of a token sequence: index t scores token t given tokens 0..t−1 (index 0 is 0). */

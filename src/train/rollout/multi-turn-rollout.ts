@@ -7,7 +7,7 @@
 import type { Env, Info } from '../../gym/env.js';
 import type { Rng } from '../../base/rng.js';
 import { parseAssistantReply } from '../../lm/tool-calls.js';
-import type { TrainablePolicy } from '../policy/trainable-policy.js';
+import type { GenerationCache, TrainablePolicy } from '../policy/trainable-policy.js';
 import type { Episode, TurnRecord } from './episode.js';
 import { openingMessages, promptToolsOf, resetOptionsOf, type EpisodeSpec, type RolloutTask } from './rollout-task.js';
 import { TrainError } from '../train-error.js';
@@ -19,6 +19,8 @@ export interface RolloutOptions {
   maxTotalTokens: number;
   temperature: number;
   topP: number;
+  /** Continue each episode's previous turn from its cache (default true); see `rollout.continueTurns`. */
+  continueTurns?: boolean;
 }
 
 /** One episode to run: the env instance it owns for the duration and where to start it. */
@@ -34,6 +36,8 @@ interface Running<Obs> {
   lastObs: Obs;
   lastInfo: Info;
   done: boolean;
+  /** The previous turn's cache, which this turn's prompt continues. */
+  cache?: GenerationCache;
 }
 
 const RESULT_TEXT_LIMIT = 600;
@@ -120,6 +124,7 @@ export async function rolloutEpisodes<Obs>(
   rng: Rng,
 ): Promise<Episode[]> {
   const codec = policy.codec;
+  const continueTurns = (options.continueTurns ?? true) && options.maxTurns > 1;
   const running: Running<Obs>[] = [];
   for (const job of jobs) {
     const [obs, info] = await job.env.reset(resetOptionsOf(job.spec));
@@ -161,9 +166,15 @@ export async function rolloutEpisodes<Obs>(
         maxNewTokens: Math.max(1, Math.min(options.maxNewTokensPerTurn, options.maxTotalTokens - r.episode.tokens.length)),
         temperature: options.temperature,
         topP: options.topP,
+        ...(continueTurns ? { keepCache: true, ...(r.cache ? { continueFrom: r.cache } : {}) } : {}),
       })),
       rng,
     );
+    active.forEach((r, i) => {
+      const cache = results[i]!.cache;
+      if (cache) r.cache = cache;
+      else delete r.cache;
+    });
     const replies = active.map((r, i) => {
       const out = results[i]!;
       const text = codec.decode(out.tokens);
@@ -236,6 +247,7 @@ export async function rolloutEpisodes<Obs>(
         ep.truncatedByTokens = true;
       }
       r.done = ended;
+      if (ended) delete r.cache; // the memory goes with the episode
     }
   }
   return running.map((r) => r.episode);

@@ -80,15 +80,21 @@ export default async function bench(): Promise<BenchSection> {
   try {
     const { setup } = res;
     const pool = new EnvPool(() => setup.makeEnv('smoke'));
-    const envs = pool.take(8);
-    let t0 = performance.now();
-    const eps = await rolloutEpisodes(setup.policy, setup.task, envs.map((env, i) => ({ env, spec: setup.task.episodeSpec!(i >> 2, 'smoke'), group: i >> 2 })), config.rollout, new Rng(1));
-    const rolloutMs = performance.now() - t0;
+    const rollout = async (continueTurns: boolean) => {
+      const envs = pool.take(8);
+      const t = performance.now();
+      const episodes = await rolloutEpisodes(setup.policy, setup.task, envs.map((env, i) => ({ env, spec: setup.task.episodeSpec!(i >> 2, 'smoke'), group: i >> 2 })), { ...config.rollout, continueTurns }, new Rng(1));
+      return { episodes, ms: performance.now() - t };
+    };
+    await rollout(true); // compiles the graphs
+    // Every turn after the first prefilling its whole conversation again (the former path), then continuing the previous turn's cache.
+    const wholePrompt = await rollout(false);
+    const { episodes: eps, ms: rolloutMs } = await rollout(true);
     await pool.close();
     const generated = eps.reduce((a, e) => a + e.generatedTokens, 0);
     const seqs = eps.map((e) => e.tokens);
     const total = seqs.reduce((a, s) => a + s.length, 0);
-    t0 = performance.now();
+    let t0 = performance.now();
     await setup.policy.score(seqs);
     const scoreMs = performance.now() - t0;
     const optimizer = await setup.policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
@@ -100,6 +106,7 @@ export default async function bench(): Promise<BenchSection> {
     const stepMs = performance.now() - t0;
     rows.push(
       ['rollout (8 episodes, batched generation + SQLEnv steps)', `${(rolloutMs / 1000).toFixed(2)} s`, `${(generated / (rolloutMs / 1000)).toFixed(0)} generated tok/s`],
+      ['… every turn prefilling its whole prompt (rollout.continueTurns false, the former path)', `${(wholePrompt.ms / 1000).toFixed(2)} s`, `${(wholePrompt.episodes.reduce((a, e) => a + e.generatedTokens, 0) / (wholePrompt.ms / 1000)).toFixed(0)} generated tok/s (${(wholePrompt.ms / rolloutMs).toFixed(2)}× the time)`],
       ['score (log-probs of the 8 episodes)', `${(scoreMs / 1000).toFixed(2)} s`, `${(total / (scoreMs / 1000)).toFixed(0)} tok/s`],
       ['backward (gradient of Σ w·log p, accumulated in the session)', `${(backwardMs / 1000).toFixed(2)} s`, `${(total / (backwardMs / 1000)).toFixed(0)} tok/s`],
       ['optimizer step (global-norm clip + AdamW, resident; first step)', `${stepMs.toFixed(1)} ms`, `${setup.policy.parameterCount()} parameters`],

@@ -15,7 +15,7 @@
  *
  * Writes `gpu-check.json` and `gpu-check.md` into `--out`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -194,27 +194,33 @@ async function main(): Promise<void> {
   try {
     const small = join(root, 'parity');
     await createTinyModel(small, { seed: 0, ...SHAPES['small']! });
-    if (want('parity')) results.push(await timed('parity', () => parity(small, provider)));
+    let parameters = 0;
+    // The report is rewritten after every check: a check that ends the process (a native abort)
+    // leaves the earlier checks' results on disk.
+    const record = (r: CheckResult): void => {
+      results.push(r);
+      const report = { provider, shape: values.shape, parameters, newTokens, peakTflops: peak, results };
+      writeFileSync(join(values.out, 'gpu-check.json'), JSON.stringify(report, null, 2));
+      writeFileSync(join(values.out, 'gpu-check.md'), [
+        `# gpu-check: provider ${provider}, shape ${values.shape} (${(parameters / 1e6).toFixed(1)} M parameters, random fp32 weights)`,
+        '',
+        ...results.map((c) => `## ${c.name} — ${c.ok ? 'ok' : 'FAILED'} (${c.seconds.toFixed(1)} s)\n\n\`\`\`\n${c.ok ? JSON.stringify(c.result, null, 2) : c.error}\n\`\`\`\n`),
+      ].join('\n'));
+    };
+    if (want('parity')) record(await timed('parity', () => parity(small, provider)));
     const dir = join(root, 'shape');
     await createTinyModel(dir, { seed: 0, ...shape });
     const model = await loadModel(dir);
+    parameters = model.parameterCount();
     const runtime = await Runtime.create({ provider });
     try {
-      if (want('decode')) results.push(await timed('decode', () => decode(model, runtime, newTokens)));
-      if (want('grpo-lora')) results.push(await timed('grpo-lora', () => grpoStep(model, runtime, 'lora', newTokens, peak)));
-      if (want('grpo-full')) results.push(await timed('grpo-full', () => grpoStep(model, runtime, 'full', newTokens, peak)));
+      if (want('decode')) record(await timed('decode', () => decode(model, runtime, newTokens)));
+      if (want('grpo-lora')) record(await timed('grpo-lora', () => grpoStep(model, runtime, 'lora', newTokens, peak)));
+      if (want('grpo-full')) record(await timed('grpo-full', () => grpoStep(model, runtime, 'full', newTokens, peak)));
     } finally {
       await runtime.close();
     }
-    const report = { provider, shape: values.shape, parameters: model.parameterCount(), newTokens, peakTflops: peak, results };
-    writeFileSync(join(values.out, 'gpu-check.json'), JSON.stringify(report, null, 2));
-    const md = [
-      `# gpu-check: provider ${provider}, shape ${values.shape} (${(model.parameterCount() / 1e6).toFixed(1)} M parameters, random fp32 weights)`,
-      '',
-      ...results.map((r) => `## ${r.name} — ${r.ok ? 'ok' : 'FAILED'} (${r.seconds.toFixed(1)} s)\n\n\`\`\`\n${r.ok ? JSON.stringify(r.result, null, 2) : r.error}\n\`\`\`\n`),
-    ].join('\n');
-    writeFileSync(join(values.out, 'gpu-check.md'), md);
-    console.log(md);
+    if (results.length > 0) console.log(readFileSync(join(values.out, 'gpu-check.md'), 'utf8'));
     process.exitCode = results.every((r) => r.ok) ? 0 : 1;
   } finally {
     rmSync(root, { recursive: true, force: true });

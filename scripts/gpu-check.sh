@@ -51,7 +51,10 @@ pack() {
     --exclude='node_modules/better-sqlite3/build/deps' --exclude='node_modules/better-sqlite3/build/Release/test_extension.node' \
     --exclude='*.md' --exclude='*.map' --exclude='*.d.ts' \
     -T "$stage/modules.txt" dist | tar -C "$stage/app" -xf -
-  (cd "$stage/deb" && apt-get download libvulkan1 >/dev/null 2>&1)
+  # The Vulkan loader, and glvnd: the NVIDIA Vulkan ICD (libGLX_nvidia.so.0) cannot hand out
+  # vkCreateInstance without libGLdispatch (measured on an H100, 2026-11: "Could not get
+  # 'vkCreateInstance' via 'vk_icdGetInstanceProcAddr'" with the loader alone, an adapter with these).
+  (cd "$stage/deb" && apt-get download libvulkan1 libglvnd0 libglx0 libegl1 libgl1 libopengl0 libgles2 >/dev/null 2>&1)
   ls "$stage"/deb/libvulkan1_*.deb >/dev/null
   mkdir -p "$carry"
   rm -f "$carry/bundle.tar.xz"

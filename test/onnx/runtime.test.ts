@@ -131,6 +131,17 @@ describe('sessions', () => {
     await rt.close();
   });
 
+  it('downloads host tensors as they are, without a run (device tensors go through an identity run: checked on the GPU machine)', async () => {
+    const rt = await Runtime.create({ provider: 'cpu' });
+    const data = Float32Array.of(4, 5, 6);
+    const { x } = await rt.upload({ x: hostTensor('float32', [3], data) });
+    const host = await rt.download({ x: x! });
+    expect(host['x']).toBe(data);
+    expect(rt.stats().runs).toBe(0);
+    expect(await rt.download({})).toEqual({});
+    await rt.close();
+  });
+
   it('rejects missing feeds and use after close with SessionError', async () => {
     const s = await OnnxSession.create(affine());
     await expect(s.run({})).rejects.toThrow(/missing feeds: x/);

@@ -121,6 +121,7 @@ export class ResidentOptimizer {
   private readonly stateKeys: readonly string[];
 
   private constructor(
+    private readonly runtime: Runtime,
     private readonly session: OnnxSession,
     private readonly normSession: OnnxSession,
     private readonly params: readonly ResidentParameterSpec[],
@@ -148,7 +149,7 @@ export class ResidentOptimizer {
     const graph = buildApplyGraph(params, optimizer);
     const session = await runtime.session(graph, { keepOnDevice: graph.outputs.map((t) => t.name) });
     const normSession = await runtime.session(buildNormGraph(params));
-    return new ResidentOptimizer(session, normSession, params, optimizer);
+    return new ResidentOptimizer(runtime, session, normSession, params, optimizer);
   }
 
   /** Updates applied so far (skipped non-finite steps do not count). */
@@ -247,14 +248,14 @@ export class ResidentOptimizer {
    */
   async read(name: string): Promise<Float32Array> {
     const t = this.parameter(name);
-    return t.location === 'cpu' ? (t.data as Float32Array) : ((await t.getData()) as Float32Array);
+    return t.location === 'cpu' ? (t.data as Float32Array) : this.download(t);
   }
 
   /** Host copy of a parameter's accumulated gradient (for checks and diagnostics). */
   async readGradient(name: string): Promise<Float32Array> {
     this.parameter(name);
     const t = this.current.get(accumulatorName(name))!;
-    return t.location === 'cpu' ? (t.data as Float32Array).slice() : ((await t.getData()) as Float32Array);
+    return t.location === 'cpu' ? (t.data as Float32Array).slice() : this.download(t);
   }
 
   /** Replace parameter values (e.g. from a checkpoint); state and accumulators are untouched. */
@@ -269,7 +270,7 @@ export class ResidentOptimizer {
       const byParam = new Map<string, Float32Array>();
       for (const p of this.params) {
         const t = this.current.get(`${p.name}.${s}`)!;
-        byParam.set(p.name, t.location === 'cpu' ? (t.data as Float32Array).slice() : ((await t.getData()) as Float32Array));
+        byParam.set(p.name, t.location === 'cpu' ? (t.data as Float32Array).slice() : await this.download(t));
       }
       state.set(s, byParam);
     }
@@ -295,6 +296,11 @@ export class ResidentOptimizer {
 
   /** Session counters of the norm graph (its output, one Σ g² per parameter, is all that comes back). */
   get normStats(): OnnxSession['stats'] { return this.normSession.stats; }
+
+  /** A host copy of a device tensor, through the runtime (see {@link Runtime.download}). */
+  private async download(t: OrtTensor): Promise<Float32Array> {
+    return (await this.runtime.download({ t }))['t'] as Float32Array;
+  }
 
   /** Release device tensors (the session belongs to the runtime). */
   close(): void {

@@ -116,6 +116,7 @@ export class TrainStep {
   downloadMs = 0;
 
   private constructor(
+    private readonly runtime: Runtime,
     private readonly session: OnnxSession,
     private readonly layout: TrainStepLayout,
   ) {
@@ -136,7 +137,7 @@ export class TrainStep {
     const { graph, layout } = buildTrainStep(spec);
     const onDevice = runtime.provider !== 'cpu';
     const session = await runtime.session(graph, onDevice ? { keepOnDevice: layout.stateNames.map(nextName) } : {});
-    return new TrainStep(session, layout);
+    return new TrainStep(runtime, session, layout);
   }
 
   /** Steps taken so far. */
@@ -162,10 +163,8 @@ export class TrainStep {
   async parameters(): Promise<Record<string, HostArray>> {
     const result: Record<string, HostArray> = {};
     const t0 = performance.now();
-    for (const name of this.layout.paramNames) {
-      const t = this.state.get(name)!;
-      result[name] = (this.onDevice ? await t.getData() : (t.data as HostArray).slice()) as HostArray;
-    }
+    if (this.onDevice) Object.assign(result, await this.runtime.download(Object.fromEntries(this.layout.paramNames.map((n) => [n, this.state.get(n)!]))));
+    else for (const name of this.layout.paramNames) result[name] = (this.state.get(name)!.data as HostArray).slice();
     this.downloadMs += performance.now() - t0;
     return result;
   }

@@ -9,6 +9,7 @@ import { encodeModel, type EncodeOptions, type EncodedModel } from '../proto/mod
 import { selectProvider, type ProviderChoice, type ProviderName, type ProviderSelection } from './providers.js';
 import { OnnxSession, type OptimizationLevel, type SessionStats } from './session.js';
 import { SessionError } from './errors.js';
+import type { DType, HostArray } from '../dtype.js';
 import { markResident, toOrt, type HostTensor, type OrtTensor } from './host-tensor.js';
 
 /** Options of {@link Runtime.create}. */
@@ -143,6 +144,36 @@ export class Runtime {
     const session = await this.session(build, { key, keepOnDevice: names.map((_, i) => `out${i}`) });
     const out = await session.run(Object.fromEntries(names.map((n, i) => [`in${i}`, tensors[n]!])));
     return Object.fromEntries(names.map((n, i) => [n, out[`out${i}`]!]));
+  }
+
+  /**
+   * Host copies of tensors, e.g. resident parameters for a checkpoint. Host tensors come back as
+   * they are; tensors in device memory through one run of an identity graph whose outputs are
+   * host tensors. Why not `Tensor.getData()`: on onnxruntime-node 1.30's WebGPU provider it ends
+   * the process (`terminate called after throwing an instance of 'char const*'`, measured on an
+   * H100 in 2026-11), while copying a run's output to the host is the path every run takes.
+   *
+   * @example
+   * ```ts
+   * const { w } = await rt.download({ w: trainer.parameter('w') });
+   * ```
+   */
+  async download(tensors: Readonly<Record<string, OrtTensor>>): Promise<Record<string, HostArray>> {
+    const out: Record<string, HostArray> = {};
+    const onDevice = Object.keys(tensors).filter((n) => tensors[n]!.location !== 'cpu');
+    for (const n of Object.keys(tensors)) if (tensors[n]!.location === 'cpu') out[n] = tensors[n]!.data as HostArray;
+    if (onDevice.length === 0) return out;
+    const signature = onDevice.map((n) => `${tensors[n]!.type}[${tensors[n]!.dims.join(',')}]`).join(';');
+    const key = `download|${createHash('sha256').update(signature).digest('hex')}`;
+    const build = (): Graph => {
+      const g = new Graph('download');
+      onDevice.forEach((n, i) => g.output(g.input(`in${i}`, tensors[n]!.type as DType, tensors[n]!.dims), `out${i}`));
+      return g;
+    };
+    const session = await this.session(build, { key });
+    const fetched = await session.run(Object.fromEntries(onDevice.map((n, i) => [`in${i}`, tensors[n]!])));
+    onDevice.forEach((n, i) => (out[n] = fetched[`out${i}`]!.data as HostArray));
+    return out;
   }
 
   /** Release every session (idempotent). */

@@ -182,7 +182,7 @@ export async function generateTokens(
   // growing cache: its prefix copy is masked (an exact 0 in the softmax).
   const prefixColumns = length;
   // Where the cache lives once decoding starts, for `keepCache` to read each row's columns back.
-  let split: Omit<SplitCache, 'grown'> | undefined;
+  let cacheLayout: Omit<SplitCache, 'grown'> | undefined;
   if (grouped && shared) {
     const { rowOf } = shared;
     const grown: Record<string, OnnxHostTensor> = {};
@@ -193,7 +193,7 @@ export async function generateTokens(
     }
     cache = await engine.runtime.upload(grown);
     const groupSize = B / shared.prompts.length;
-    split = { prefixColumns: prefixColumns - 1, prefix: cacheLayers(prefixFeeds, numLayers, 'prefix'), prefixRow: (b) => Math.floor(b / groupSize) };
+    cacheLayout = { prefixColumns: prefixColumns - 1, prefix: cacheLayers(prefixFeeds, numLayers, 'prefix'), prefixRow: (b) => Math.floor(b / groupSize) };
   } else if (onHost) {
     // Rows take their prompt's cache (shared prompts: one prefill, copied to each row): positions
     // [0, length − 1) become the fixed prefix, the last one the first entry of the growing cache.
@@ -210,7 +210,7 @@ export async function generateTokens(
     // Bound to the runtime once (in place on CPU): every step reads them without feeding bytes.
     prefixFeeds = await engine.runtime.upload(fixed);
     cache = await engine.runtime.upload(grown);
-    split = { prefixColumns: prefixColumns - 1, prefix: cacheLayers(fixed, numLayers, 'prefix'), prefixRow: (b) => b };
+    cacheLayout = { prefixColumns: prefixColumns - 1, prefix: cacheLayers(fixed, numLayers, 'prefix'), prefixRow: (b) => b };
   }
   const prefillMs = performance.now() - started;
   const prefillTokens = (shared ? shared.prompts.length : B) * (continuation ? continuation.newLength : packed.length);
@@ -284,7 +284,7 @@ export async function generateTokens(
     cache = out;
     logits = out[GRAPH_IO.logits]!.data as Float32Array;
   }
-  const caches = options.keepCache && split && cache ? rowCaches({ ...split, grown: cacheLayers(cache, numLayers, 'present') }, ids, mask, B, length, engine) : undefined;
+  const caches = options.keepCache && cacheLayout && cache ? rowCaches({ ...cacheLayout, grown: cacheLayers(cache, numLayers, 'present') }, ids, mask, B, length, engine) : undefined;
   releaseCache(cache);
   options.onTimings?.({ prefillMs, decodeMs: performance.now() - started - prefillMs, decodeSteps, prefillTokens });
   return rows.map((row, b) => ({

@@ -248,14 +248,14 @@ export class ResidentOptimizer {
    */
   async read(name: string): Promise<Float32Array> {
     const t = this.parameter(name);
-    return t.location === 'cpu' ? (t.data as Float32Array) : this.download(t);
+    return t.location === 'cpu' ? (t.data as Float32Array) : this.hostCopy(t);
   }
 
   /** Host copy of a parameter's accumulated gradient (for checks and diagnostics). */
   async readGradient(name: string): Promise<Float32Array> {
     this.parameter(name);
     const t = this.current.get(accumulatorName(name))!;
-    return t.location === 'cpu' ? (t.data as Float32Array).slice() : this.download(t);
+    return this.hostCopy(t);
   }
 
   /** Replace parameter values (e.g. from a checkpoint); state and accumulators are untouched. */
@@ -270,7 +270,7 @@ export class ResidentOptimizer {
       const byParam = new Map<string, Float32Array>();
       for (const p of this.params) {
         const t = this.current.get(`${p.name}.${s}`)!;
-        byParam.set(p.name, t.location === 'cpu' ? (t.data as Float32Array).slice() : await this.download(t));
+        byParam.set(p.name, await this.hostCopy(t));
       }
       state.set(s, byParam);
     }
@@ -297,9 +297,9 @@ export class ResidentOptimizer {
   /** Session counters of the norm graph (its output, one Σ g² per parameter, is all that comes back). */
   get normStats(): OnnxSession['stats'] { return this.normSession.stats; }
 
-  /** A host copy of a device tensor, through the runtime (see {@link Runtime.download}). */
-  private async download(t: OrtTensor): Promise<Float32Array> {
-    return (await this.runtime.download({ t }))['t'] as Float32Array;
+  /** A host copy of a resident tensor: a copy of the buffer on CPU, a download through the runtime on GPU providers ({@link Runtime.download}). */
+  private async hostCopy(t: OrtTensor): Promise<Float32Array> {
+    return t.location === 'cpu' ? (t.data as Float32Array).slice() : ((await this.runtime.download({ t }))['t'] as Float32Array);
   }
 
   /** Release device tensors (the session belongs to the runtime). */

@@ -166,7 +166,8 @@ export async function rolloutEpisodes<Obs>(
         maxNewTokens: Math.max(1, Math.min(options.maxNewTokensPerTurn, options.maxTotalTokens - r.episode.tokens.length)),
         temperature: options.temperature,
         topP: options.topP,
-        ...(continueTurns ? { keepCache: true, ...(r.cache ? { continueFrom: r.cache } : {}) } : {}),
+        // The last turn the budget allows keeps no cache: no turn would continue it.
+        ...(continueTurns ? { keepCache: r.episode.turns.length + 1 < options.maxTurns, ...(r.cache ? { continueFrom: r.cache } : {}) } : {}),
       })),
       rng,
     );

@@ -75,8 +75,9 @@ const DEFAULT_STEP_BUDGET = 10;
  *
  * Actions are tool calls in any tolerated form (see `SqlActionParser`); a malformed action never
  * throws, it costs a step and the observation's `error` shows the correct call. `info` carries
- * `error_type`, `repairs`, `reward_components`, and at the end `is_correct` and the gold SQL (never
- * before). A step after the episode ended returns an `episode_over` error observation with the
+ * `error_type`, `repairs`, `reward_components`, and at the end `is_correct`, `gold_result_seen`
+ * (whether a query of the episode returned the gold result, answered or not) and the gold SQL
+ * (never before). A step after the episode ended returns an `episode_over` error observation with the
  * `afterEndPenalty` (OrderEnforcing only guards the first reset, as Gymnasium's does).
  *
  * The env owns the query pool and schema readers it starts and closes them in `close()`; a
@@ -167,6 +168,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     const seenBefore = episode.seenCount;
     if (outcome?.ok) {
       if (outcome.infoKey !== undefined) episode.markSeen(outcome.infoKey);
+      if (outcome.matchesGold) episode.goldResultSeen = true;
       if (outcome.queryRows) {
         episode.phi = memoPhi(outcome.queryRows, episode.goldProfile, this.rewardConfig.potentialWeights);
       }
@@ -325,6 +327,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     };
     if (episode.done) {
       info.is_correct = episode.isCorrect === true;
+      info.gold_result_seen = episode.goldResultSeen;
       info.gold_sql = episode.question.goldSql;
     }
     return info;

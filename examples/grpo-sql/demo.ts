@@ -124,6 +124,24 @@ function headroom(summary: TrainingSummary, splits: readonly string[]): string |
   return parts.length ? `headroom after SFT (samples at the rollout temperature): ${parts.join(', ')}` : undefined;
 }
 
+/**
+ * Greedy episodes whose query found the gold result, against those answered right: the gap is
+ * answers that threw a found result away (the tiny model writes the answer's SQL afresh instead
+ * of repeating its query). Exported for tests.
+ */
+export function foundVersusAnswered(summary: TrainingSummary, splits: readonly string[]): string | undefined {
+  const parts = ['sft', 'final'].flatMap((label) => {
+    const at = summary.evaluations[label];
+    const cells = splits.flatMap((s) => {
+      const v = at?.[s];
+      const found = v?.outcomes?.['found_gold_result'];
+      return v && found !== undefined ? [`${s} ${pct(found)} found, ${pct(v.success)} answered`] : [];
+    });
+    return cells.length ? [`${label === 'sft' ? 'after SFT' : 'after GRPO'}: ${cells.join(', ')}`] : [];
+  });
+  return parts.length ? `a query returned the gold result (greedy) vs answered right — ${parts.join('; ')}` : undefined;
+}
+
 /** What a demo run produced (for benchmarks that repeat it over seeds). */
 export interface DemoResult {
   config: TrainConfig;
@@ -210,6 +228,8 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
     console.log(`\n=== results (greedy: the same ${config.eval.episodes} questions per split${sampledNote}; validation splits choose settings, ${config.env.evalSplits.join('/')} are the test splits) ===\n${table(rows, splits, k)}`);
     const room = headroom(summary, splits);
     if (room) console.log(room);
+    const found = foundVersusAnswered(summary, splits);
+    if (found) console.log(found);
     const fc = summary.formatCheck;
     if (fc.before && fc.after) console.log(`tool-call format check: ${(fc.before.share * 100).toFixed(1)}% before SFT → ${(fc.after.share * 100).toFixed(1)}% after`);
     if (summary.firstReward !== undefined) console.log(`GRPO train reward: step 1 ${summary.firstReward.toFixed(3)} → step ${summary.grpoSteps} ${summary.lastReward!.toFixed(3)}`);

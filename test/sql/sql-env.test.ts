@@ -74,6 +74,31 @@ describe('SQLEnv episodes', () => {
     await env.close();
   });
 
+  it('reports at the end whether a query found the gold result, answered or not', async () => {
+    const env = envWith({ answerMode: 'sql' });
+    await env.reset({ options: { questionId: COUNT_QUESTION } });
+    let [, , , , info] = await env.step({ name: 'query', arguments: { sql: 'SELECT count(*) FROM stadium' } });
+    expect('gold_result_seen' in info).toBe(false); // privileged: only at the end
+    [, , , , info] = await env.step({ name: 'query', arguments: { sql: 'SELECT COUNT(singer_id) FROM singer' } });
+    expect('gold_result_seen' in info).toBe(false);
+    [, , , , info] = await env.step({ name: 'answer', arguments: { value: 'SELECT count(*) FROM stadium' } });
+    // The gold result was on screen, and the answer threw it away.
+    expect(info).toMatchObject({ is_correct: false, gold_result_seen: true });
+
+    await env.reset({ options: { questionId: COUNT_QUESTION } });
+    await env.step({ name: 'query', arguments: { sql: 'SELECT count(*) FROM stadium' } });
+    [, , , , info] = await env.step({ name: 'answer', arguments: { value: 'SELECT count(*) FROM singer' } });
+    // Answered right without having run it: the answer's own execution is not a query.
+    expect(info).toMatchObject({ is_correct: true, gold_result_seen: false });
+
+    const budget = envWith({ stepBudget: 1 });
+    await budget.reset({ options: { questionId: COUNT_QUESTION } });
+    [, , , , info] = await budget.step({ name: 'query', arguments: { sql: 'SELECT count(*) FROM singer' } });
+    expect(info).toMatchObject({ is_correct: false, gold_result_seen: true }); // out of budget after finding it
+    await budget.close();
+    await env.close();
+  });
+
   it('never shows the gold SQL or answer before the end', async () => {
     const env = envWith();
     for (let seed = 0; seed < 6; seed++) {

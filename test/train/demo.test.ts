@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { flagOverrides, main } from '../../examples/grpo-sql/demo.js';
+import { flagOverrides, foundVersusAnswered, main } from '../../examples/grpo-sql/demo.js';
 import { readRunMetrics } from '../../src/train/training-run.js';
 
 const dirs: string[] = [];
@@ -54,6 +54,19 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
     expect(existsSync(join(runDir, 'plots', 'reward.svg'))).toBe(true);
     expect(existsSync(join(runDir, 'checkpoints', 'step-000002', 'weights.safetensors'))).toBe(true);
   }, 180_000);
+});
+
+describe('the demo\'s found-versus-answered line', () => {
+  const result = (success: number, found?: number) => ({ success, meanReturn: 0, episodes: 10, ...(found === undefined ? {} : { outcomes: { found_gold_result: found } }) });
+  it('puts the share of episodes whose query found the gold result beside the share answered right', () => {
+    const summary = { formatCheck: {}, sftSteps: 1, grpoSteps: 1, wallSeconds: 1, evaluations: { sft: { validation: result(0.1, 0.4), eval: result(0.05) }, final: { validation: result(0.3, 0.45) } } };
+    expect(foundVersusAnswered(summary, ['validation', 'eval'])).toBe(
+      'a query returned the gold result (greedy) vs answered right — after SFT: validation 40.0% found, 10.0% answered; after GRPO: validation 45.0% found, 30.0% answered',
+    );
+  });
+  it('says nothing when no evaluation reported the outcome (no episode finished, or a task without outcomes)', () => {
+    expect(foundVersusAnswered({ formatCheck: {}, sftSteps: 1, grpoSteps: 0, wallSeconds: 1, evaluations: { sft: { eval: result(0) } } }, ['eval'])).toBeUndefined();
+  });
 });
 
 describe('the demo\'s run directory', () => {

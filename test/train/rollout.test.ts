@@ -78,6 +78,19 @@ describe('rolloutEpisodes', () => {
     expect(groupMetrics([eps.slice(0, 2), eps.slice(2)], [[1, 1], [0, 1]])['frac_reward_zero_std']).toBe(0.5);
   });
 
+  it("records the task's outcomes of finished episodes and reports their shares", async () => {
+    const pool = new EnvPool(() => new LetterEnv(2));
+    const task = { ...letterTask, outcomes: (info: Record<string, unknown>) => ({ judged: 'is_correct' in info }) };
+    const finished = await rolloutEpisodes(new BigramPolicy(), task, pool.take(2).map((env, i) => ({ env, spec: { seed: i }, group: i })), options, new Rng(3));
+    const cut = await rolloutEpisodes(new BigramPolicy(), task, pool.take(1).map((env) => ({ env, spec: { seed: 0 }, group: 0 })), { ...options, maxTurns: 1 }, new Rng(3));
+    await pool.close();
+    expect(finished.map((e) => e.outcomes)).toEqual([{ judged: true }, { judged: true }]);
+    expect(cut[0]!.outcomes).toBeUndefined(); // cut off by maxTurns: the env never finished it
+    const m = episodeMetrics([...finished, ...cut], [0, 0, 0]);
+    expect(m['outcomes/judged']).toBeCloseTo(2 / 3, 12); // an unfinished episode counts as "no"
+    expect(Object.keys(episodeMetrics(cut, [0])).some((k) => k.startsWith('outcomes/'))).toBe(false);
+  });
+
   it('greedy decoding of a policy that prefers EOT ends turns immediately', async () => {
     const policy = new BigramPolicy((i) => (i % VOCAB === EOT ? 5 : 0));
     const pool = new EnvPool(() => new LetterEnv(1));

@@ -16,6 +16,8 @@ export class EpisodeState {
   terminated = false;
   truncated = false;
   isCorrect: boolean | undefined = undefined;
+  /** A query of this episode returned the gold result (reported at the end; never shown to the agent). */
+  goldResultSeen = false;
   result = '';
   error = '';
   readonly history: string[] = [];

@@ -102,7 +102,17 @@ async function runQuery(sql: string, context: ToolContext): Promise<ToolOutcome>
     summary: `${result.rowCount.toLocaleString('en-US')}${result.rowCountExact ? '' : '+'} row${result.rowCount === 1 && result.rowCountExact ? '' : 's'}`,
     infoKey: `result:${memoHashResult(result.columns, rows)}`,
     queryRows: rows,
+    matchesGold: matchesGold(rows, context),
   };
+}
+
+/** Whether rows are the gold result under the answer judge's execution match (what an SQL answer is judged by). */
+function matchesGold(rows: readonly (readonly unknown[])[], context: ToolContext): boolean {
+  return executionMatch(rows, context.gold.rows, {
+    ordered: hasTopLevelOrderBy(context.gold.sql),
+    numbers: context.judge.numbers,
+    ignoreDuplicates: context.judge.acceptDistinctRows,
+  });
 }
 
 async function submitAnswer(value: unknown, context: ToolContext): Promise<ToolOutcome> {
@@ -122,11 +132,7 @@ async function submitAnswer(value: unknown, context: ToolContext): Promise<ToolO
   }
   try {
     const result = await runSql(answerSqlText(value), context);
-    const correct = executionMatch(result.fullRows ?? result.rows, context.gold.rows, {
-      ordered: hasTopLevelOrderBy(context.gold.sql),
-      numbers: context.judge.numbers,
-      ignoreDuplicates: context.judge.acceptDistinctRows,
-    });
+    const correct = matchesGold(result.fullRows ?? result.rows, context);
     const verdict = { correct, reason: correct ? 'the answer SQL gives the gold result' : 'the answer SQL gives a different result' };
     return { ok: true, text: answerText(correct), summary: correct ? 'correct' : 'wrong', verdict };
   } catch (err) {

@@ -15,6 +15,8 @@ export type ToolOutcome =
       describedTable?: string;
       /** A successful query's full rows, for the progress potential. */
       queryRows?: readonly (readonly unknown[])[];
+      /** Whether a query's rows are the gold result (as the judge would score them as an SQL answer). */
+      matchesGold?: boolean;
       /** Set by `answer`. */
       verdict?: { correct: boolean; reason: string };
       /** Repairs made while running (a table name matched case-insensitively). */

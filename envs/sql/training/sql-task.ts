@@ -4,6 +4,7 @@
  * itself to a language-model trainer; it has the shape of the trainer's `RolloutTask` without
  * importing the trainer (the environment does not depend on it).
  */
+import type { Info } from '../../../src/gym/env.js';
 import { renderObservation } from '../observation/render-observation.js';
 import type { SqlObservation } from '../observation/sql-observation.js';
 import { SQL_TOOLS } from '../tools/registry.js';
@@ -31,6 +32,8 @@ export interface SqlRolloutTask {
   questionOf(obs: SqlObservation): string;
   /** Episode i of a split plays question i of the visiting order. */
   episodeSpec(index: number, split: string): { seed: number; options: { questionId: string } };
+  /** `found_gold_result`: a query of the episode returned the gold result (`info.gold_result_seen`). */
+  outcomes(info: Info): { found_gold_result: boolean };
 }
 
 /** The system prompt of SQLEnv episodes. */
@@ -97,5 +100,6 @@ export function sqlRolloutTask(questionIds: (split: string) => readonly string[]
       const ids = questionIds(split);
       return { seed: index, options: { questionId: ids[index % ids.length]! } };
     },
+    outcomes: (info) => ({ found_gold_result: info['gold_result_seen'] === true }),
   };
 }

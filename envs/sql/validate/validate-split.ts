@@ -231,7 +231,7 @@ class CanaryTally {
     const before = [{ obs: trace.reset[0], info: trace.reset[1], done: false }, ...trace.steps.map((s) => ({ obs: s.obs, info: s.info, done: s.terminated || s.truncated }))];
     for (const { obs, info, done } of before) {
       if (done) break;
-      if ('gold_sql' in info || 'is_correct' in info) this.leaks.push(`${trace.questionId}: info has the verdict or gold before the end`);
+      if ('gold_sql' in info || 'is_correct' in info || 'gold_result_seen' in info) this.leaks.push(`${trace.questionId}: info has the verdict or gold before the end`);
       else if (gold.length > 0 && squash(JSON.stringify(obs)).includes(gold)) this.leaks.push(`${trace.questionId}: the observation shows the gold SQL`);
     }
   }

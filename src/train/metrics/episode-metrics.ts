@@ -6,7 +6,7 @@ import { isZeroVarianceGroup, mean, standardDeviation } from '../math/advantages
 import { completionText, type Episode } from '../rollout/episode.js';
 
 /**
- * Reward, success, reward components (mean and std), per-turn rewards, completion lengths, tool-call
+ * Reward, success, the task's outcomes (share of episodes where each is true), reward components (mean and std), per-turn rewards, completion lengths, tool-call
  * frequency, failures by error type and repairs by kind for a set of episodes.
  *
  * @example
@@ -22,6 +22,10 @@ export function episodeMetrics(episodes: readonly Episode[], rewards: readonly n
     reward_std: standardDeviation([...rewards], 'population'),
     success: episodes.filter((e) => e.correct).length / n,
   };
+  const outcomes = new Map<string, number>();
+  for (const e of episodes) for (const [k, v] of Object.entries(e.outcomes ?? {})) outcomes.set(k, (outcomes.get(k) ?? 0) + (v ? 1 : 0));
+  // An episode that never finished counts as "no" for every outcome, as it does for success.
+  for (const [k, v] of outcomes) out[`outcomes/${k}`] = v / n;
   const components = new Map<string, number>();
   const turnRewards = new Map<number, number[]>();
   const errors = new Map<string, number>();

@@ -54,6 +54,8 @@ export interface Episode {
   truncatedByTokens: boolean;
   /** info.is_correct at the end (false when absent). */
   correct: boolean;
+  /** The task's yes/no facts about the finished episode (`RolloutTask.outcomes`); absent when it has none or the episode did not finish. */
+  outcomes?: Record<string, boolean>;
   /** Generated tokens (mask = 1). */
   generatedTokens: number;
 }

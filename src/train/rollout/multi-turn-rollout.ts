@@ -224,6 +224,8 @@ export async function rolloutEpisodes<Obs>(
           ended = true;
           ep.finished = true;
           ep.correct = info['is_correct'] === true;
+          const outcomes = task.outcomes?.(info);
+          if (outcomes) ep.outcomes = outcomes;
         } else if (ep.turns.length + 1 >= options.maxTurns) {
           ended = true;
         } else {

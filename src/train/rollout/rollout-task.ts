@@ -45,6 +45,12 @@ export interface RolloutTask<Obs> {
   questionOf(obs: Obs, info: Info): string;
   /** Reset arguments for the i-th question of a split (default `{ seed: i }`). */
   episodeSpec?(index: number, split: string): EpisodeSpec;
+  /**
+   * Yes/no facts about a finished episode, read from the final step's info, averaged into the
+   * `outcomes/<name>` metrics: what the agent achieved besides success (SQLEnv: whether a query
+   * found the gold result, which shows answers that threw a found result away).
+   */
+  outcomes?(info: Info): Record<string, boolean>;
 }
 
 /**

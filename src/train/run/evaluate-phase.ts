@@ -12,7 +12,7 @@ import { traceRecord } from './traces.js';
 function pickEval(metrics: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [k, v] of Object.entries(metrics)) {
-    if (k.startsWith('tool_errors/') || k.startsWith('repairs/') || k.startsWith('reward_components/') || k === 'turns_mean' || k.startsWith('tools/')) out[k] = v;
+    if (k.startsWith('outcomes/') || k.startsWith('tool_errors/') || k.startsWith('repairs/') || k.startsWith('reward_components/') || k === 'turns_mean' || k.startsWith('tools/')) out[k] = v;
   }
   return out;
 }
@@ -35,7 +35,8 @@ export async function evaluateSplits<Obs>(run: RunContext<Obs>, label: string, s
   for (const split of splits) {
     const episodes = Math.min(cfg.eval.episodes, run.questionCount(split));
     const r = await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.evaluationRng(`${label}/${step}/${split}/greedy`));
-    out[split] = { success: r.success, meanReturn: r.meanReturn, episodes };
+    const outcomes = Object.fromEntries(Object.entries(r.metrics).filter(([m]) => m.startsWith('outcomes/')).map(([m, v]) => [m.slice('outcomes/'.length), v]));
+    out[split] = { success: r.success, meanReturn: r.meanReturn, episodes, ...(Object.keys(outcomes).length ? { outcomes } : {}) };
     const k = cfg.eval.samples;
     const record: Record<string, unknown> = { kind: 'eval', step, label, split, episodes, success: r.success, mean_return: r.meanReturn, ...pickEval(r.metrics) };
     if (sampled && k > 1) {
@@ -49,6 +50,7 @@ export async function evaluateSplits<Obs>(run: RunContext<Obs>, label: string, s
     if (first) await run.log.append(traceRecord(step, split, run.now(), { episode: first, reward: r.meanReturn === 0 && first.turns.length === 0 ? 0 : first.turns.reduce((a, t) => a + t.reward, 0) }));
   }
   run.print(`eval [${label}] ` + Object.entries(out).map(([s, v]) => `${s}: success ${pct(v.success)} return ${v.meanReturn.toFixed(3)}` +
+    Object.entries(v.outcomes ?? {}).map(([o, x]) => ` ${o.replaceAll('_', ' ')} ${pct(x)}`).join('') +
     (v.sampled ? ` pass@1 ${pct(v.sampled.passAt1)} pass@${v.sampled.k} ${pct(v.sampled.passAtK)} vote ${pct(v.sampled.majority)}` : '')).join(' | '));
   return out;
 }

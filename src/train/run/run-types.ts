@@ -29,6 +29,8 @@ export interface SplitResult {
   success: number;
   meanReturn: number;
   episodes: number;
+  /** Greedy share of episodes for which each of the task's outcomes is true (`outcomes/<name>`; SQLEnv: `found_gold_result`). */
+  outcomes?: Record<string, number>;
   /** The sampled evaluation (eval.samples K > 1, after SFT and at the end): K, questions, pass@1 of one sample, pass@K, majority vote. */
   sampled?: { k: number; questions: number; passAt1: number; passAtK: number; majority: number };
 }

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { buildInfoPath, databasePath, splitPath, type BuildInfo, type SpiderQuestionEntry } from '../lib/spider-layout.js';
-import { BUNDLED_SEED, EVAL_FRACTION, SMOKE_SIZE, UNSEEN_DB_IDS, VALIDATION_FRACTION, VALIDATION_UNSEEN_DBS } from './config.js';
+import { BUNDLED_SEED, EVAL_FRACTION, SMOKE_SIZE, TRAIN_EXTRA_ROUNDS, UNSEEN_DB_IDS, VALIDATION_FRACTION, VALIDATION_UNSEEN_DBS } from './config.js';
 import { ALL_DOMAINS } from './domains/index.js';
 import { populate } from './populate.js';
 import { proceduralDomain } from './procedural/procedural-domain.js';
@@ -32,6 +32,12 @@ export interface BuildOptions {
   readonly evalFraction?: number;
   /** Size of the `smoke` split (default: the bundled size). */
   readonly smokeSize?: number;
+  /**
+   * Rounds of extra `train` questions on the training databases (default: the bundled
+   * TRAIN_EXTRA_ROUNDS, 0 with custom domains): the templates instantiated again with seeds
+   * `seed + 1`…, after the splits are fixed, so the other splits do not change.
+   */
+  readonly trainExtraRounds?: number;
 }
 
 /**
@@ -71,6 +77,7 @@ export function buildDataset(options: BuildOptions): BuildReport {
   const rejected: RejectionCounts = new Map();
   const questions: AcceptedQuestion[] = [];
   const databases: BuildReport['databases'] = [];
+  const views = new Map<string, { view: DbView; file: string; templates: DomainSpec['templates'] }>();
 
   for (const domain of domains) {
     const generated = populate(domain, seed);
@@ -84,6 +91,7 @@ export function buildDataset(options: BuildOptions): BuildReport {
     const conn = new Database(file, { readonly: true });
     try {
       const view = new DbView(generated);
+      views.set(domain.id, { view, file, templates: domain.templates });
       questions.push(...instantiateTemplates(view, conn, [...GENERIC_TEMPLATES, ...domain.templates], seed, seen, rejected));
     } finally {
       conn.close();
@@ -95,6 +103,21 @@ export function buildDataset(options: BuildOptions): BuildReport {
     validationUnseenDbIds: options.validationUnseenDbIds ?? (custom ? [] : VALIDATION_UNSEEN_DBS.map((d) => d.id)),
     validationFraction: options.validationFraction ?? (custom ? 0 : VALIDATION_FRACTION),
   });
+  // Extra training questions, drawn once every split's questions are in `seen`, so none repeats one.
+  const trainDbs = new Set((splits.get('train') ?? []).map((q) => q.dbId));
+  const extraRounds = options.trainExtraRounds ?? (custom ? 0 : TRAIN_EXTRA_ROUNDS);
+  const extra: AcceptedQuestion[] = [];
+  for (const [dbId, { view, file, templates }] of views) {
+    if (!trainDbs.has(dbId)) continue;
+    const conn = new Database(file, { readonly: true });
+    try {
+      for (let round = 1; round <= extraRounds; round++) extra.push(...instantiateTemplates(view, conn, [...GENERIC_TEMPLATES, ...templates], seed + round, seen, rejected));
+    } finally {
+      conn.close();
+    }
+  }
+  splits.get('train')!.push(...extra);
+  questions.push(...extra);
   const counts = {} as Record<SplitName, number>;
   for (const name of SPLIT_NAMES) {
     const entries = (splits.get(name) ?? []).map(toEntry);

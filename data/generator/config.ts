@@ -28,3 +28,11 @@ export const VALIDATION_UNSEEN_DBS: readonly { id: string; seed: number }[] = [
   { id: 'gen_val_b', seed: 9_000_002 },
   { id: 'gen_val_c', seed: 9_000_003 },
 ];
+
+/**
+ * Extra rounds of the training databases' templates, instantiated with seeds BUNDLED_SEED + 1…
+ * after the splits are fixed and appended to `train` only: more training questions of the same
+ * kinds, none repeating the text or SQL of a question in any split. The held-out splits are
+ * unchanged by them.
+ */
+export const TRAIN_EXTRA_ROUNDS = 4;

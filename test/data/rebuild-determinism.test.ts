@@ -39,6 +39,26 @@ describe('rebuilding the bundled dataset', () => {
     }
   });
 
+  it('appends the extra train questions after the split, leaving every other split as it was', () => {
+    const without = mkdtempSync(join(tmpdir(), 'sqlenv-data-'));
+    try {
+      buildDataset({ outDir: without, trainExtraRounds: 0 });
+      for (const f of jsonFiles().filter((x) => x !== 'train.json' && x !== 'build-info.json')) {
+        expect(readFileSync(join(without, f), 'utf8'), f).toBe(readFileSync(join(committed, f), 'utf8'));
+      }
+      type Entry = { question: string; query: string; db_id: string };
+      const read = (dir: string) => JSON.parse(readFileSync(join(dir, 'train.json'), 'utf8')) as Entry[];
+      const base = read(without);
+      const train = read(committed);
+      expect(train.slice(0, base.length)).toEqual(base);
+      expect(train.length).toBeGreaterThan(base.length * 4);
+      const extraDbs = new Set(train.slice(base.length).map((q) => q.db_id));
+      expect(extraDbs).toEqual(new Set(base.map((q) => q.db_id))); // the training databases only
+    } finally {
+      rmSync(without, { recursive: true, force: true });
+    }
+  });
+
   it('writes databases with the same logical content (schema and rows)', () => {
     expect(report.databases.length).toBe(recorded.databases);
     for (const { id } of report.databases) {

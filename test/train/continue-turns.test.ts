@@ -29,7 +29,7 @@ async function rollout(options: RolloutOptions, prefillTokens: number[]) {
 
 describe('rollout.continueTurns (ONNX policy)', () => {
   for (const temperature of [0, 1]) it(`gives the episodes of a whole-prompt prefill every turn (temperature ${temperature})`, async () => {
-    const options: RolloutOptions = { maxTurns: 3, maxNewTokensPerTurn: 6, maxTotalTokens: 400, temperature, topP: 1 };
+    const options: RolloutOptions = { maxTurns: 3, maxNewTokensPerTurn: 6, maxTotalTokens: 800, temperature, topP: 1 };
     const fullTokens: number[] = [];
     const continuedTokens: number[] = [];
     const full = await rollout({ ...options, continueTurns: false }, fullTokens);

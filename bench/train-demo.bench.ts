@@ -73,6 +73,22 @@ function runSeed(seed: number, dir: string): Promise<DemoResult> {
   });
 }
 
+/**
+ * Greedy episodes whose query returned the gold result (`outcomes/found_gold_result`) against
+ * those answered right, after SFT and after GRPO, mean over seeds: what the answers threw away.
+ */
+function foundLine(results: readonly DemoResult[], splits: readonly string[]): string[] {
+  const found = (r: DemoResult, label: string, s: string) => r.summary.evaluations[label]?.[s]?.outcomes?.['found_gold_result'];
+  const cells = splits.flatMap((s) => {
+    const at = (label: string) => results.map((r) => found(r, label, s));
+    const sft = at('sft'), final = at('final');
+    if (sft.some((x) => x === undefined) || final.some((x) => x === undefined)) return [];
+    const success = (label: string) => results.map((r) => r.summary.evaluations[label]?.[s]?.success ?? 0);
+    return [`${s} ${stats(sft as number[])} → ${stats(final as number[])} (answered right ${stats(success('sft'))} → ${stats(success('final'))})`];
+  });
+  return cells.length ? [`A query returned the gold result (greedy, after SFT → after GRPO): ${cells.join('; ')}.`, ''] : [];
+}
+
 export default async function bench(): Promise<BenchSection> {
   const SEEDS = seedsToRun();
   const root = await mkdtemp(join(tmpdir(), 'sqlenv-demo-bench-'));
@@ -124,6 +140,7 @@ export default async function bench(): Promise<BenchSection> {
       `Held-out success change from SFT to SFT + GRPO, in points: ${deltas.join('; ')}; ` +
         `mean ± sample std over seeds: ${splits.map((s) => `${s} ${signedStats(results.map((r) => pts(r, s)))}`).join(', ')}.`,
       '',
+      ...foundLine(results, splits),
       `Post-SFT tool-call format check (share of calls with exactly the schema's arguments): ${stats(formatAfter)}. ` +
         `Wall time per run (${parallel} run${parallel > 1 ? 's' : ''} at a time on this machine): ${walls.map((w) => `${w.toFixed(1)} min`).join(', ')}.`,
     ].join('\n'),

@@ -12,8 +12,8 @@ import { lineChartSvg, type ChartSpec } from '../../src/train/dashboard/line-cha
 
 const records = [
   { kind: 'train', step: 1, time: 1, reward: 0.1, success: 0, 'reward_components/progress': 0.05, frac_reward_zero_std: 0.5, kl: 0, entropy: 2.1, 'tool_errors/parse_error': 1.5 },
-  { kind: 'train', step: 2, time: 2, reward: 0.3, success: 0.25, 'reward_components/progress': 0.1, frac_reward_zero_std: 0.25, kl: 0.01, entropy: 2.0, 'tool_errors/parse_error': 0.5, 'tool_errors/sql_error': 0.25 },
-  { kind: 'eval', step: 2, time: 3, label: 'final', split: 'eval', episodes: 4, success: 0.5, mean_return: 0.4 },
+  { kind: 'train', step: 2, time: 2, reward: 0.3, success: 0.25, 'reward_components/progress': 0.1, frac_reward_zero_std: 0.25, kl: 0.01, entropy: 2.0, 'tool_errors/parse_error': 0.5, 'tool_errors/sql_error': 0.25, 'outcomes/found_gold_result': 0.5 },
+  { kind: 'eval', step: 2, time: 3, label: 'final', split: 'eval', episodes: 4, success: 0.5, mean_return: 0.4, 'outcomes/found_gold_result': 0.75 },
   { kind: 'trace', step: 2, time: 3, split: 'train', question: 'How many <singers>?', turns: [{ action: '<tool_call>{"name":"query"}</tool_call>', result: '| 6 |', reward: 0.02, advantage: 0.75 }], total_reward: 1.02, correct: true, advantage: 0.8 },
   { kind: 'event', step: 1, time: 1, event: 'alarm:zero_std_high', message: 'groups dead' },
 ];
@@ -54,6 +54,12 @@ describe('dashboardCharts', () => {
     expect(c['tool_errors']!.series.map((s) => s.name)).toEqual(['parse_error', 'sql_error']);
     expect(c['tool_errors']!.series[1]!.points).toEqual([[2, 0.25]]);
     expect(c['kl']!.series[0]!.points).toEqual([[1, 0], [2, 0.01]]);
+    // Found the gold result vs answered: the gap is what answers threw away.
+    expect(c['outcomes']!.series.map((s) => [s.name, s.points])).toEqual([
+      ['train found_gold_result (sampled)', [[2, 0.5]]],
+      ['eval found_gold_result (greedy)', [[2, 0.75]]],
+    ]);
+    expect(dashboardCharts(records.filter((r) => !Object.keys(r).some((k) => k.startsWith('outcomes/'))))['outcomes']!.series).toEqual([]);
   });
 });
 
@@ -71,7 +77,7 @@ describe('dashboard page', () => {
     const dir = await mkdtemp(join(tmpdir(), 'sqlenv-dash-'));
     dirs.push(dir);
     await writeDashboard(dir, records, { title: 'run', live: true });
-    for (const f of ['dashboard.html', 'plots/reward.svg', 'plots/success.svg', 'plots/zero_std.svg', 'plots/kl.svg', 'plots/entropy.svg', 'plots/tool_errors.svg']) {
+    for (const f of ['dashboard.html', 'plots/reward.svg', 'plots/success.svg', 'plots/outcomes.svg', 'plots/zero_std.svg', 'plots/kl.svg', 'plots/entropy.svg', 'plots/tool_errors.svg']) {
       expect(existsSync(join(dir, f)), f).toBe(true);
     }
     expect(existsSync(join(dir, 'plots/sft_loss.svg'))).toBe(false);

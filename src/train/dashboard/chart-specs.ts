@@ -10,7 +10,7 @@ export type DashboardRecord = Record<string, unknown>;
 
 /**
  * The key charts of a run, keyed by a file-friendly id: reward with components, train vs
- * held-out success, frac_reward_zero_std, KL, entropy, tool errors by type, SFT loss.
+ * held-out success, the task's outcomes (train and held-out), frac_reward_zero_std, KL, entropy, tool errors by type, SFT loss.
  *
  * @example
  * ```ts
@@ -48,6 +48,20 @@ export function dashboardCharts(records: DashboardRecord[]): Record<string, Char
         ...splits.map((s) => line(evalRows.filter((r) => r.split === s), 'success', `${s} (greedy)`)),
         ...splits.filter((s) => evalRows.some((r) => r.split === s && typeof r['pass_at_k'] === 'number'))
           .map((s) => line(evalRows.filter((r) => r.split === s), 'pass_at_k', `${s} pass@K (sampled)`)),
+      ],
+    },
+    outcomes: {
+      title: "Outcomes besides success (the task's yes/no facts; SQLEnv: a query found the gold result)",
+      xLabel: 'GRPO step',
+      yMin: 0,
+      yMax: 1,
+      series: [
+        ...prefixed('outcomes/').map((l) => ({ ...l, name: `train ${l.name} (sampled)` })),
+        ...splits.flatMap((s) => {
+          const rows = evalRows.filter((r) => r.split === s);
+          const names = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => k.startsWith('outcomes/'))))].sort();
+          return names.map((k) => line(rows, k, `${s} ${k.slice('outcomes/'.length)} (greedy)`));
+        }),
       ],
     },
     zero_std: { title: 'frac_reward_zero_std (groups with no signal)', xLabel: 'GRPO step', yMin: 0, yMax: 1, series: [line(train, 'frac_reward_zero_std'), line(train, 'frac_identical_groups')] },

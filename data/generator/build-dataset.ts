@@ -77,6 +77,7 @@ export function buildDataset(options: BuildOptions): BuildReport {
   const rejected: RejectionCounts = new Map();
   const questions: AcceptedQuestion[] = [];
   const databases: BuildReport['databases'] = [];
+  // Each database's view, file and templates, kept for the extra train rounds after the split.
   const views = new Map<string, { view: DbView; file: string; templates: DomainSpec['templates'] }>();
 
   for (const domain of domains) {
@@ -91,8 +92,9 @@ export function buildDataset(options: BuildOptions): BuildReport {
     const conn = new Database(file, { readonly: true });
     try {
       const view = new DbView(generated);
-      views.set(domain.id, { view, file, templates: domain.templates });
-      questions.push(...instantiateTemplates(view, conn, [...GENERIC_TEMPLATES, ...domain.templates], seed, seen, rejected));
+      const templates = [...GENERIC_TEMPLATES, ...domain.templates];
+      views.set(domain.id, { view, file, templates });
+      questions.push(...instantiateTemplates(view, conn, templates, seed, seen, rejected));
     } finally {
       conn.close();
     }
@@ -111,7 +113,7 @@ export function buildDataset(options: BuildOptions): BuildReport {
     if (!trainDbs.has(dbId)) continue;
     const conn = new Database(file, { readonly: true });
     try {
-      for (let round = 1; round <= extraRounds; round++) extra.push(...instantiateTemplates(view, conn, [...GENERIC_TEMPLATES, ...templates], seed + round, seen, rejected));
+      for (let round = 1; round <= extraRounds; round++) extra.push(...instantiateTemplates(view, conn, templates, seed + round, seen, rejected));
     } finally {
       conn.close();
     }

@@ -33,6 +33,9 @@ const EXACT: FloatTolerance = Object.freeze({ relative: 0, absolute: 0 });
  * ```
  */
 export function resultsMatch(pred: readonly (readonly unknown[])[], gold: readonly (readonly unknown[])[], options: MatchOptions): boolean {
+  // Different row counts never match unless duplicates may be dropped: answer before normalising
+  // every cell (a query step checks its whole result, which may be thousands of rows).
+  if (pred.length !== gold.length && !(options.ignoreDuplicates && !options.ordered)) return false;
   const numbers = options.numbers ?? 'display';
   const read = numbers === 'display' ? displayCellOf : normaliseCell;
   const tolerance = numbers === 'display' ? EXACT : numbers;

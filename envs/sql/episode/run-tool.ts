@@ -1,8 +1,7 @@
 import type { ActionRepair, SqlErrorType, SqlToolCall } from '../actions/action-types.js';
 import { formatJson, tablesHint } from '../actions/call-format.js';
-import { answerSqlText, executionMatch, judgeValueAnswer, looksLikeSql, type GoldAnswer } from '../judge/judge-answer.js';
+import { answerSqlText, judgeValueAnswer, looksLikeSql, type GoldAnswer } from '../judge/judge-answer.js';
 import type { JudgeConfig } from '../judge/judge-config.js';
-import { hasTopLevelOrderBy } from '../judge/order-by.js';
 import { renderRows, renderTableDescription } from '../observation/render-result.js';
 import { SqlSandboxError } from '../sandbox/errors.js';
 import type { QueryLimits } from '../sandbox/limits.js';
@@ -11,7 +10,7 @@ import type { QueryResult } from '../sandbox/query-result.js';
 import type { QueryResultCache } from '../sandbox/query-result-cache.js';
 import type { SchemaReader } from '../sandbox/schema-reader.js';
 import { DEFAULT_SAMPLE_ROWS } from '../tools/sample.js';
-import { memoHashResult } from './result-memo.js';
+import { memoHashResult, memoMatchesGold } from './result-memo.js';
 import type { ToolOutcome } from './tool-outcome.js';
 
 /** What a tool needs from the episode and the environment. */
@@ -108,11 +107,7 @@ async function runQuery(sql: string, context: ToolContext): Promise<ToolOutcome>
 
 /** Whether rows are the gold result under the answer judge's execution match (what an SQL answer is judged by). */
 function matchesGold(rows: readonly (readonly unknown[])[], context: ToolContext): boolean {
-  return executionMatch(rows, context.gold.rows, {
-    ordered: hasTopLevelOrderBy(context.gold.sql),
-    numbers: context.judge.numbers,
-    ignoreDuplicates: context.judge.acceptDistinctRows,
-  });
+  return memoMatchesGold(rows, context.gold, context.judge);
 }
 
 async function submitAnswer(value: unknown, context: ToolContext): Promise<ToolOutcome> {

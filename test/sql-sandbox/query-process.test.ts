@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerScriptPath } from '../../src/base/worker-script.js';
@@ -36,5 +37,31 @@ describe('QueryProcess', () => {
     proc.kill();
     await expect(runaway).rejects.toBeInstanceOf(SqlSandboxError);
     expect((await proc.exited).signal).toBe('SIGKILL');
+  });
+});
+
+describe('query process whose parent exits', () => {
+  // A short-lived parent starts a query process and exits at once (as a run does when it ends
+  // while its pool is still starting processes). The process inherits the parent's stderr, so
+  // anything it prints there (a stack trace from EPIPE or ECONNRESET) reaches `stderr` below.
+  const frameUrl = new URL('../../dist/envs/sql/sandbox/frame-channel.js', import.meta.url).href;
+  const parentSource = (sendRequest: boolean): string => `
+    import { spawn } from 'node:child_process';
+    import { createPackr, encodeFrame } from ${JSON.stringify(frameUrl)};
+    const child = spawn(process.execPath, [${JSON.stringify(script)}, '--frames-on-fd3'], { stdio: ['ignore', 'ignore', 'inherit', 'pipe'] });
+    if (${sendRequest}) child.stdio[3].write(encodeFrame(createPackr(), { id: 1, dbPath: ${JSON.stringify(dbPath)}, sql: 'SELECT 1', limits: ${JSON.stringify(DEFAULT_QUERY_LIMITS)} }), () => process.exit(0));
+    else process.exit(0);
+  `;
+
+  it.each([
+    ['before the process has said it is ready', false],
+    ['with a request sent and the process\'s bytes unread', true],
+  ])('exits without printing anything, %s', async (_when, sendRequest) => {
+    const parent = spawn(process.execPath, ['--input-type=module', '-e', parentSource(sendRequest)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    parent.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // 'close' waits for every holder of the stderr pipe, the orphaned query process included.
+    await new Promise((resolve) => parent.on('close', resolve));
+    expect(stderr).toBe('');
   });
 });

@@ -40,6 +40,15 @@ function parentGone(): never {
   process.exit(0);
 }
 
+/**
+ * What a read or write on the pipe throws once the parent has exited: EPIPE when writing to a closed
+ * end, ECONNRESET when reading from one the parent closed with our bytes still unread in it.
+ */
+function isParentGoneError(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code === 'EPIPE' || code === 'ECONNRESET';
+}
+
 if (process.argv.includes(PIPE_CHANNEL_FLAG)) servePipe();
 else serveIpc();
 
@@ -49,13 +58,20 @@ else serveIpc();
  */
 function servePipe(): void {
   const packr = createPackr();
-  writeFullySync(PIPE_FD, encodeFrame(packr, { type: 'ready' } satisfies WorkerMessage));
+  try {
+    // A parent that exits while this process starts (a run ending) leaves no one to tell.
+    writeFullySync(PIPE_FD, encodeFrame(packr, { type: 'ready' } satisfies WorkerMessage));
+  } catch (e) {
+    if (isParentGoneError(e)) parentGone();
+    throw e;
+  }
   const reader = new BlockingFrameReader(PIPE_FD);
   for (;;) {
     let body: Buffer | undefined;
     try {
       body = reader.next();
     } catch (e) {
+      if (isParentGoneError(e)) parentGone();
       if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
       serveNonBlockingPipe(packr, reader.unread());
       return;

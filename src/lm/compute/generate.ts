@@ -187,13 +187,27 @@ export async function generateTokens(
     const { rowOf } = shared;
     const grown: Record<string, OnnxHostTensor> = {};
     for (let l = 0; l < numLayers; l++) {
-      for (const name of [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]) grown[name] = lastColumn(cache![name]!, rowOf);
+      for (const name of [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]) grown[name] = sliceColumns(cache![name]!, rowOf, length - 1, length);
       prefixFeeds[GRAPH_IO.prefixKey(l)] = cache![GRAPH_IO.presentKey(l)]! as OrtTensor;
       prefixFeeds[GRAPH_IO.prefixValue(l)] = cache![GRAPH_IO.presentValue(l)]! as OrtTensor;
     }
     cache = await engine.runtime.upload(grown);
     const groupSize = B / shared.prompts.length;
     cacheLayout = { prefixColumns: prefixColumns - 1, prefix: cacheLayers(prefixFeeds, numLayers, 'prefix'), prefixRow: (b) => Math.floor(b / groupSize) };
+  } else if (continuation) {
+    // The continued caches, already laid out by continuationBatch, are the fixed prefix as they
+    // are; only the new tokens' columns are copied out to start the growing cache.
+    const fixed: Record<string, OnnxHostTensor> = {};
+    const grown: Record<string, OnnxHostTensor> = {};
+    const identity = rows.map((_, b) => b);
+    continuation.past.forEach((kv, l) => {
+      fixed[GRAPH_IO.prefixKey(l)] = kv.key;
+      fixed[GRAPH_IO.prefixValue(l)] = kv.value;
+      for (const name of [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]) grown[name] = sliceColumns(cache![name]!, identity, continuation.pastLength, length);
+    });
+    prefixFeeds = await engine.runtime.upload(fixed);
+    cache = await engine.runtime.upload(grown);
+    cacheLayout = { prefixColumns: continuation.pastLength, prefix: cacheLayers(fixed, numLayers, 'prefix'), prefixRow: (b) => b };
   } else if (onHost) {
     // Rows take their prompt's cache (shared prompts: one prefill, copied to each row): positions
     // [0, length − 1) become the fixed prefix, the last one the first entry of the growing cache.
@@ -202,9 +216,8 @@ export async function generateTokens(
     const grown: Record<string, OnnxHostTensor> = {};
     for (let l = 0; l < numLayers; l++) {
       for (const [present, prefix] of [[GRAPH_IO.presentKey(l), GRAPH_IO.prefixKey(l)], [GRAPH_IO.presentValue(l), GRAPH_IO.prefixValue(l)]] as const) {
-        const split = splitPositions(cache![present]!, rowOf);
-        fixed[prefix] = split.prefix;
-        grown[present] = split.last;
+        fixed[prefix] = sliceColumns(cache![present]!, rowOf, 0, length - 1);
+        grown[present] = sliceColumns(cache![present]!, rowOf, length - 1, length);
       }
     }
     // Bound to the runtime once (in place on CPU): every step reads them without feeding bytes.
@@ -311,37 +324,21 @@ function releaseCache(cache: Record<string, OrtTensor | OnnxHostTensor> | undefi
 }
 
 /**
- * A prefill's cache tensor [n, K, L, D] split for decoding after a fixed prefix: rows `rowOf`,
- * positions [0, L − 1) as the prefix and position L − 1 as the growing cache's first entry.
+ * Positions [from, to) of a cache tensor [n, K, L, D], row `rowOf[b]` for every row b: [B, K, to − from, D]
+ * (the fixed prefix a decode reads, or the first entries of its growing cache).
  */
-function splitPositions(t: OrtTensor | OnnxHostTensor, rowOf: readonly number[]): { prefix: OnnxHostTensor; last: OnnxHostTensor } {
+function sliceColumns(t: OrtTensor | OnnxHostTensor, rowOf: readonly number[], from: number, to: number): OnnxHostTensor {
   const [, heads, length, dim] = t.dims as [number, number, number, number];
   const data = t.data as Float32Array;
-  const B = rowOf.length;
-  const prefix = new Float32Array(B * heads * (length - 1) * dim);
-  const last = new Float32Array(B * heads * dim);
+  const width = (to - from) * dim;
+  const out = new Float32Array(rowOf.length * heads * width);
   rowOf.forEach((r, b) => {
     for (let h = 0; h < heads; h++) {
-      const from = (r * heads + h) * length * dim;
-      prefix.set(data.subarray(from, from + (length - 1) * dim), (b * heads + h) * (length - 1) * dim);
-      last.set(data.subarray(from + (length - 1) * dim, from + length * dim), (b * heads + h) * dim);
+      const start = ((r * heads + h) * length + from) * dim;
+      out.set(data.subarray(start, start + width), (b * heads + h) * width);
     }
   });
-  return { prefix: onnxTensor('float32', [B, heads, length - 1, dim], prefix), last: onnxTensor('float32', [B, heads, 1, dim], last) };
-}
-
-/** A prefill's cache tensor [U, K, L, D]: position L − 1 of prompt `rowOf[b]` for every row b, [B, K, 1, D]. */
-function lastColumn(t: OrtTensor | OnnxHostTensor, rowOf: readonly number[]): OnnxHostTensor {
-  const [, heads, length, dim] = t.dims as [number, number, number, number];
-  const data = t.data as Float32Array;
-  const last = new Float32Array(rowOf.length * heads * dim);
-  rowOf.forEach((r, b) => {
-    for (let h = 0; h < heads; h++) {
-      const from = ((r * heads + h) * length + length - 1) * dim;
-      last.set(data.subarray(from, from + dim), (b * heads + h) * dim);
-    }
-  });
-  return onnxTensor('float32', [rowOf.length, heads, 1, dim], last);
+  return onnxTensor('float32', [rowOf.length, heads, to - from, dim], out);
 }
 
 /** Whether rows form runs of one size in group order: rowOf = [0, 0, …, 1, 1, …, U − 1, …]. */

@@ -9,6 +9,7 @@
  */
 import type { OnnxHostTensor, OrtTensor } from '../graph/onnx.js';
 import { onnxTensor } from '../graph/onnx.js';
+import { packLeft } from './batch.js';
 
 /** One layer's keys and values of one row, each [heads, positions, headDim]. */
 interface LayerKv {
@@ -82,29 +83,21 @@ export interface ContinuationBatch {
  */
 export function continuationBatch(caches: readonly PromptCache[], prompts: readonly (readonly number[])[], padId: number, numLayers: number): ContinuationBatch {
   const B = prompts.length;
-  const pastLength = Math.max(...caches.map((c) => c.tokens.length));
-  const newLength = Math.max(...prompts.map((p, b) => p.length - caches[b]!.tokens.length));
+  const past = packLeft(caches.map((c) => c.tokens), padId);
+  const fresh = packLeft(prompts.map((p, b) => p.slice(caches[b]!.tokens.length)), padId);
+  const pastLength = past.length;
+  const newLength = fresh.length;
   const total = pastLength + newLength;
-  const ids = new BigInt64Array(B * total).fill(BigInt(padId));
+  const ids = new BigInt64Array(B * total);
   const mask = new Uint8Array(B * total);
-  const newIds = new BigInt64Array(B * newLength).fill(BigInt(padId));
-  prompts.forEach((prompt, b) => {
-    const cached = caches[b]!.tokens.length;
-    const pastPad = pastLength - cached;
-    const fresh = prompt.length - cached;
-    for (let i = 0; i < cached; i++) {
-      ids[b * total + pastPad + i] = BigInt(prompt[i]!);
-      mask[b * total + pastPad + i] = 1;
-    }
-    for (let i = 0; i < fresh; i++) {
-      const token = BigInt(prompt[cached + i]!);
-      ids[b * total + pastLength + newLength - fresh + i] = token;
-      mask[b * total + pastLength + newLength - fresh + i] = 1;
-      newIds[b * newLength + newLength - fresh + i] = token;
-    }
-  });
+  for (let b = 0; b < B; b++) {
+    ids.set(past.ids.subarray(b * pastLength, (b + 1) * pastLength), b * total);
+    ids.set(fresh.ids.subarray(b * newLength, (b + 1) * newLength), b * total + pastLength);
+    mask.set(past.mask.subarray(b * pastLength, (b + 1) * pastLength), b * total);
+    mask.set(fresh.mask.subarray(b * newLength, (b + 1) * newLength), b * total + pastLength);
+  }
   const { heads, headDim } = caches[0]!;
-  const past = Array.from({ length: numLayers }, (_, l) => {
+  const pastKv = Array.from({ length: numLayers }, (_, l) => {
     const key = new Float32Array(B * heads * pastLength * headDim);
     const value = new Float32Array(B * heads * pastLength * headDim);
     caches.forEach((cache, b) => {
@@ -120,7 +113,7 @@ export function continuationBatch(caches: readonly PromptCache[], prompts: reado
     const dims = [B, heads, pastLength, headDim];
     return { key: onnxTensor('float32', dims, key), value: onnxTensor('float32', dims, value) };
   });
-  return { pastLength, newLength, ids, mask, newIds, past };
+  return { pastLength, newLength, ids, mask, newIds: fresh.ids, past: pastKv };
 }
 
 /** Where a decode loop's cache lives at its end: a fixed prefix (per row or per group) and the grown part. */

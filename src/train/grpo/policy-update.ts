@@ -11,6 +11,8 @@ import type { TokenScores, TrainablePolicy } from '../policy/trainable-policy.js
  * (when asked for and the backend returned them) the scores its backward pass computed.
  */
 export interface UpdateReport extends OptimizerStepReport {
+  /** The loss, as given or as computed from the returned scores. */
+  loss: number;
   scores?: TokenScores[];
 }
 
@@ -31,7 +33,16 @@ export async function applyPolicyUpdate(
   sequences: readonly (readonly number[])[],
   logprobWeights: readonly Float64Array[],
   entropyWeights: readonly Float64Array[] | undefined,
-  options: { loss: number; lr: number; maxGradNorm: number; microBatches: number; scores?: { entropy?: boolean }; promptLengths?: readonly number[]; completionOnly?: boolean },
+  options: {
+    /** The loss, or how to compute it from the scores the backward passes returned (before the step, for its NaN guard). */
+    loss: number | ((scores: TokenScores[] | undefined) => number | Promise<number>);
+    lr: number;
+    maxGradNorm: number;
+    microBatches: number;
+    scores?: { entropy?: boolean };
+    promptLengths?: readonly number[];
+    completionOnly?: boolean;
+  },
 ): Promise<UpdateReport> {
   optimizer.zeroGrad();
   const chunk = Math.max(1, Math.ceil(sequences.length / Math.max(1, options.microBatches)));
@@ -46,10 +57,11 @@ export async function applyPolicyUpdate(
     if (scores && scored) scores.push(...scored);
     else scores = undefined;
   }
-  if (!Number.isFinite(options.loss)) {
+  const loss = typeof options.loss === 'number' ? options.loss : await options.loss(scores);
+  if (!Number.isFinite(loss)) {
     optimizer.zeroGrad();
-    return { gradNorm: Number.NaN, nonFinite: ['loss'] };
+    return { loss, gradNorm: Number.NaN, nonFinite: ['loss'] };
   }
   const report = await optimizer.step(options.lr, options.maxGradNorm);
-  return scores ? { ...report, scores } : report;
+  return scores ? { ...report, loss, scores } : { ...report, loss };
 }

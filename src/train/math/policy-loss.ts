@@ -251,8 +251,29 @@ export function policyLoss(sequences: readonly LossSequence[], options: PolicyLo
 }
 
 /**
+ * The gradient of the SFT loss with respect to each token's log-probability: −1/N on each of the
+ * batch's N masked tokens, 0 elsewhere. It does not depend on the log-probabilities, so a backward
+ * pass can run without a scoring pass before it.
+ *
+ * @example
+ * ```ts
+ * sftLogprobWeights([[0, 1], [1]]).weights[0]; // Float64Array [0, -0.5]
+ * ```
+ */
+export function sftLogprobWeights(masks: readonly ArrayLike<number>[]): { weights: Float64Array[]; tokens: number } {
+  const tokens = masks.reduce((acc, m) => acc + maskedCount(m), 0);
+  const weights = masks.map((mask) => {
+    const g = new Float64Array(mask.length);
+    if (tokens === 0) return g;
+    for (let t = 0; t < mask.length; t++) if (mask[t]! > 0) g[t] = -1 / tokens;
+    return g;
+  });
+  return { weights, tokens };
+}
+
+/**
  * Supervised (SFT) cross-entropy on the masked tokens: −Σ m_t log p_t / Σ m_t over the batch,
- * with its gradient with respect to each token's log-probability.
+ * with its gradient with respect to each token's log-probability ({@link sftLogprobWeights}).
  *
  * @example
  * ```ts
@@ -264,20 +285,16 @@ export function sftLoss(sequences: readonly { logprobs: ArrayLike<number>; mask:
   logprobGrads: Float64Array[];
   tokens: number;
 } {
-  const total = sequences.reduce((acc, s) => acc + maskedCount(s.mask), 0);
-  let loss = 0;
-  const logprobGrads = sequences.map((s, i) => {
+  sequences.forEach((s, i) => {
     if (s.mask.length !== s.logprobs.length) {
       throw new PolicyLossInputError(`sequence ${i}: logprobs (${s.logprobs.length}) and mask (${s.mask.length}) differ in length`);
     }
-    const g = new Float64Array(s.logprobs.length);
-    if (total === 0) return g;
-    for (let t = 0; t < s.logprobs.length; t++) {
-      if (!(s.mask[t]! > 0)) continue;
-      loss -= s.logprobs[t]! / total;
-      g[t] = -1 / total;
-    }
-    return g;
   });
-  return { loss, logprobGrads, tokens: total };
+  const { weights, tokens } = sftLogprobWeights(sequences.map((s) => s.mask));
+  let loss = 0;
+  sequences.forEach((s, i) => {
+    const w = weights[i]!;
+    for (let t = 0; t < w.length; t++) if (w[t] !== 0) loss += w[t]! * s.logprobs[t]!;
+  });
+  return { loss, logprobGrads: weights, tokens };
 }

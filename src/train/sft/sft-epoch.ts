@@ -2,9 +2,9 @@
  * Supervised warm-up steps: cross-entropy on the assistant tokens of scripted trajectories.
  */
 import type { Rng } from '../../base/rng.js';
-import { sftLoss } from '../math/policy-loss.js';
+import { sftLogprobWeights, sftLoss } from '../math/policy-loss.js';
 import type { PolicyOptimizer } from '../optim/policy-optimizer.js';
-import type { TrainablePolicy } from '../policy/trainable-policy.js';
+import type { TokenScores, TrainablePolicy } from '../policy/trainable-policy.js';
 import { applyPolicyUpdate } from '../grpo/policy-update.js';
 import type { SftSequence } from './oracle-trajectories.js';
 
@@ -32,7 +32,33 @@ export function sftBatches(sequences: readonly SftSequence[], batchSize: number,
 }
 
 /**
- * One SFT optimizer step on a batch.
+ * Where each sequence's shared prompt ends: the batch's longest common prefix (every trajectory
+ * opens with the same system prompt), cut at the sequence's first trained token. A backend
+ * computes that prefix once for the batch instead of once per row.
+ *
+ * @example
+ * ```ts
+ * sharedPromptLengths([{ tokens: [1, 2, 3, 4], mask: [0, 0, 1, 1] }, { tokens: [1, 2, 5], mask: [0, 0, 1] }]); // [2, 2]
+ * ```
+ */
+export function sharedPromptLengths(batch: readonly SftSequence[]): number[] {
+  const first = batch[0]?.tokens ?? [];
+  let common = first.length;
+  for (const s of batch) {
+    let i = 0;
+    while (i < common && i < s.tokens.length && s.tokens[i] === first[i]) i++;
+    common = i;
+  }
+  return batch.map((s) => {
+    const trained = Array.prototype.findIndex.call(s.mask, (m: number) => m > 0);
+    return Math.min(common, trained < 0 ? s.tokens.length : trained);
+  });
+}
+
+/**
+ * One SFT optimizer step on a batch: one backward pass, which also returns the log-probs the
+ * reported loss is computed from (the loss's gradient needs none), with the batch's common prompt
+ * computed once.
  *
  * @example
  * ```ts
@@ -46,8 +72,13 @@ export async function sftStep(
   options: { lr: number; maxGradNorm: number; microBatches: number },
 ): Promise<SftStepResult> {
   const sequences = batch.map((s) => s.tokens);
-  const scores = await policy.score(sequences);
-  const result = sftLoss(batch.map((s, i) => ({ logprobs: scores[i]!.logprobs, mask: s.mask })));
-  const update = await applyPolicyUpdate(policy, optimizer, sequences, result.logprobGrads, undefined, { loss: result.loss, ...options });
-  return { loss: result.loss, gradNorm: update.gradNorm, tokens: sequences.reduce((a, s) => a + s.length, 0), skippedBecause: update.nonFinite };
+  const promptLengths = sharedPromptLengths(batch);
+  const { weights } = sftLogprobWeights(batch.map((s) => s.mask));
+  const loss = async (returned: TokenScores[] | undefined): Promise<number> => {
+    // A backend that returns no scores from its backward pass is scored under the same weights.
+    const scores = returned ?? (await policy.score(sequences, { promptLengths, completionOnly: true }));
+    return sftLoss(batch.map((s, i) => ({ logprobs: scores[i]!.logprobs, mask: s.mask }))).loss;
+  };
+  const update = await applyPolicyUpdate(policy, optimizer, sequences, weights, undefined, { loss, scores: {}, promptLengths, completionOnly: true, ...options });
+  return { loss: update.loss, gradNorm: update.gradNorm, tokens: sequences.reduce((a, s) => a + s.length, 0), skippedBecause: update.nonFinite };
 }

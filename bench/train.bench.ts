@@ -17,6 +17,13 @@ import { createSqlTrainingSetup } from '../src/recipes/sql-training-setup.js';
 import { turnAdvantages } from '../src/train/math/turn-advantages.js';
 import { adamw, ResidentOptimizer, Runtime } from '../src/onnx/index.js';
 import { adamwReferenceStep, clipReference } from '../src/onnx/optim/reference.js';
+import type { SqlObservation } from '../envs/sql/observation/sql-observation.js';
+import type { TrainConfig } from '../src/train/config/schema.js';
+import { sftLoss } from '../src/train/math/policy-loss.js';
+import { applyPolicyUpdate } from '../src/train/grpo/policy-update.js';
+import type { TrainingSetup } from '../src/train/run/run-types.js';
+import { agentTrajectory, type SftSequence } from '../src/train/sft/oracle-trajectories.js';
+import { sftStep } from '../src/train/sft/sft-epoch.js';
 import { mdTable, timeIt, type BenchSection } from './harness.js';
 
 /**
@@ -47,6 +54,40 @@ async function optimizerSteps(count: number, tensors: number): Promise<{ residen
   } finally {
     await runtime.close();
   }
+}
+
+/**
+ * SFT steps on the scripted agent's trajectories of the smoke split (as the demo's SFT runs them),
+ * against the former step: a scoring pass over every row, then a backward pass over every row.
+ */
+async function sftSteps(setup: TrainingSetup<SqlObservation>, config: TrainConfig): Promise<{ trajectories: number; tokens: number; oursMs: number; formerMs: number }> {
+  const env = setup.makeEnv('smoke');
+  const batch: SftSequence[] = [];
+  try {
+    for (let i = 0; batch.length < 8 && i < 32; i++) {
+      const t = await agentTrajectory(env, setup.makeOracle!(), setup.task, setup.policy.codec, setup.task.episodeSpec!(i, 'smoke'), config.env.stepBudget);
+      if (t.correct) batch.push(t);
+    }
+  } finally {
+    await env.close();
+  }
+  const optimizer = await setup.policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
+  const options = { lr: 1e-5, maxGradNorm: 1, microBatches: 1 };
+  const sequences = batch.map((s) => s.tokens);
+  const former = async () => {
+    const scores = await setup.policy.score(sequences);
+    const r = sftLoss(batch.map((s, i) => ({ logprobs: scores[i]!.logprobs, mask: s.mask })));
+    await applyPolicyUpdate(setup.policy, optimizer, sequences, r.logprobGrads, undefined, { loss: r.loss, ...options });
+  };
+  const mean = async (step: () => Promise<unknown>): Promise<number> => {
+    await step(); // compiles the graphs of this shape
+    const t = performance.now();
+    for (let i = 0; i < 3; i++) await step();
+    return (performance.now() - t) / 3;
+  };
+  const oursMs = await mean(() => sftStep(setup.policy, optimizer, batch, options));
+  const formerMs = await mean(former);
+  return { trajectories: batch.length, tokens: sequences.reduce((a, s) => a + s.length, 0), oursMs, formerMs };
 }
 
 export default async function bench(): Promise<BenchSection> {
@@ -104,11 +145,14 @@ export default async function bench(): Promise<BenchSection> {
     t0 = performance.now();
     await optimizer.step(1e-4, 1);
     const stepMs = performance.now() - t0;
+    const sft = await sftSteps(setup, config);
     rows.push(
       ['rollout (8 episodes, batched generation + SQLEnv steps)', `${(rolloutMs / 1000).toFixed(2)} s`, `${(generated / (rolloutMs / 1000)).toFixed(0)} generated tok/s`],
       ['… every turn prefilling its whole prompt (rollout.continueTurns false, the former path)', `${(wholePrompt.ms / 1000).toFixed(2)} s`, `${(wholePrompt.episodes.reduce((a, e) => a + e.generatedTokens, 0) / (wholePrompt.ms / 1000)).toFixed(0)} generated tok/s (${(wholePrompt.ms / rolloutMs).toFixed(2)}× the time)`],
       ['score (log-probs of the 8 episodes)', `${(scoreMs / 1000).toFixed(2)} s`, `${(total / (scoreMs / 1000)).toFixed(0)} tok/s`],
       ['backward (gradient of Σ w·log p, accumulated in the session)', `${(backwardMs / 1000).toFixed(2)} s`, `${(total / (backwardMs / 1000)).toFixed(0)} tok/s`],
+      [`SFT step (${sft.trajectories} oracle trajectories: one backward pass, their common system prompt once; mean of 3)`, `${(sft.oursMs / 1000).toFixed(2)} s`, `${(sft.tokens / (sft.oursMs / 1000)).toFixed(0)} tok/s`],
+      ['… scoring every row in full, then back-propagating every row in full (the former path)', `${(sft.formerMs / 1000).toFixed(2)} s`, `${(sft.tokens / (sft.formerMs / 1000)).toFixed(0)} tok/s (${(sft.formerMs / sft.oursMs).toFixed(2)}× the time)`],
       ['optimizer step (global-norm clip + AdamW, resident; first step)', `${stepMs.toFixed(1)} ms`, `${setup.policy.parameterCount()} parameters`],
       ['… resident optimizer step, 0.53M values in 24 tensors (mean)', `${stepTiny.resident.toFixed(1)} ms`, `former host path ${stepTiny.host.toFixed(1)} ms (${(stepTiny.host / stepTiny.resident).toFixed(2)}×)`],
       ['… resident optimizer step, 16M values in 64 tensors (mean)', `${stepLarge.resident.toFixed(1)} ms`, `former host path ${stepLarge.host.toFixed(1)} ms (${(stepLarge.host / stepLarge.resident).toFixed(2)}×)`],

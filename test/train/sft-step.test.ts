@@ -38,7 +38,7 @@ async function trainable(train: 'full' | 'lora') {
 
 // Three trajectories opening with the same 7-token "system prompt", then their own question and answer.
 const system = [1, 20, 30, 40, 50, 60, 70];
-const batch: SftSequence[] = [
+const batch: Pick<SftSequence, 'tokens' | 'mask'>[] = [
   { tokens: [...system, 11, 12, 101, 102, 103], mask: [...system.map(() => 0), 0, 0, 1, 1, 1] },
   { tokens: [...system, 13, 104, 105], mask: [...system.map(() => 0), 0, 1, 1] },
   { tokens: [...system, 14, 15, 16, 106, 107, 108, 109], mask: [...system.map(() => 0), 0, 0, 0, 1, 1, 1, 1] },

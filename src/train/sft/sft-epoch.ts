@@ -41,7 +41,7 @@ export function sftBatches(sequences: readonly SftSequence[], batchSize: number,
  * sharedPromptLengths([{ tokens: [1, 2, 3, 4], mask: [0, 0, 1, 1] }, { tokens: [1, 2, 5], mask: [0, 0, 1] }]); // [2, 2]
  * ```
  */
-export function sharedPromptLengths(batch: readonly SftSequence[]): number[] {
+export function sharedPromptLengths(batch: readonly Pick<SftSequence, 'tokens' | 'mask'>[]): number[] {
   const first = batch[0]?.tokens ?? [];
   let common = first.length;
   for (const s of batch) {
@@ -68,7 +68,7 @@ export function sharedPromptLengths(batch: readonly SftSequence[]): number[] {
 export async function sftStep(
   policy: TrainablePolicy,
   optimizer: PolicyOptimizer,
-  batch: readonly SftSequence[],
+  batch: readonly Pick<SftSequence, 'tokens' | 'mask'>[],
   options: { lr: number; maxGradNorm: number; microBatches: number },
 ): Promise<SftStepResult> {
   const sequences = batch.map((s) => s.tokens);

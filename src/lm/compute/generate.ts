@@ -3,7 +3,7 @@ import { GRAPH_IO } from '../graph/graphs.js';
 import { onnxTensor, type OnnxHostTensor, type OrtTensor } from '../graph/onnx.js';
 import { attentionBias, checkTokenIds, gatherRows, packLeft, positionsFromMask, type RopeCache } from './batch.js';
 import type { ModelEngine, WeightSource } from './engine.js';
-import { continuationBatch, PromptCache, rowCaches, type SplitCache } from './prompt-cache.js';
+import { continuationBatch, PromptCache, rowCaches, type ContinuationBatch, type SplitCache } from './prompt-cache.js';
 import { TokenSampler, type SamplingOptions } from './sampling.js';
 
 /** Options of text generation. */
@@ -178,52 +178,16 @@ export async function generateTokens(
     ids = gatherRows(ids, rowOf, length);
     mask = gatherRows(mask, rowOf, length);
   }
-  // The grouped prefix holds every prefill column, the prompt's last one too, which also opens the
-  // growing cache: its prefix copy is masked (an exact 0 in the softmax).
-  const prefixColumns = length;
   // Where the cache lives once decoding starts, for `keepCache` to read each row's columns back.
   let cacheLayout: Omit<SplitCache, 'grown'> | undefined;
-  if (grouped && shared) {
-    const { rowOf } = shared;
-    const grown: Record<string, OnnxHostTensor> = {};
-    for (let l = 0; l < numLayers; l++) {
-      for (const name of [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]) grown[name] = sliceColumns(cache![name]!, rowOf, length - 1, length);
-      prefixFeeds[GRAPH_IO.prefixKey(l)] = cache![GRAPH_IO.presentKey(l)]! as OrtTensor;
-      prefixFeeds[GRAPH_IO.prefixValue(l)] = cache![GRAPH_IO.presentValue(l)]! as OrtTensor;
-    }
-    cache = await engine.runtime.upload(grown);
-    const groupSize = B / shared.prompts.length;
-    cacheLayout = { prefixColumns: prefixColumns - 1, prefix: cacheLayers(prefixFeeds, numLayers, 'prefix'), prefixRow: (b) => Math.floor(b / groupSize) };
-  } else if (continuation) {
-    // The continued caches, already laid out by continuationBatch, are the fixed prefix as they
-    // are; only the new tokens' columns are copied out to start the growing cache.
-    const fixed: Record<string, OnnxHostTensor> = {};
-    const grown: Record<string, OnnxHostTensor> = {};
-    const identity = rows.map((_, b) => b);
-    continuation.past.forEach((kv, l) => {
-      fixed[GRAPH_IO.prefixKey(l)] = kv.key;
-      fixed[GRAPH_IO.prefixValue(l)] = kv.value;
-      for (const name of [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]) grown[name] = sliceColumns(cache![name]!, identity, continuation.pastLength, length);
-    });
-    prefixFeeds = await engine.runtime.upload(fixed);
-    cache = await engine.runtime.upload(grown);
-    cacheLayout = { prefixColumns: continuation.pastLength, prefix: cacheLayers(fixed, numLayers, 'prefix'), prefixRow: (b) => b };
-  } else if (onHost) {
-    // Rows take their prompt's cache (shared prompts: one prefill, copied to each row): positions
-    // [0, length − 1) become the fixed prefix, the last one the first entry of the growing cache.
-    const rowOf = shared?.rowOf ?? rows.map((_, b) => b);
-    const fixed: Record<string, OnnxHostTensor> = {};
-    const grown: Record<string, OnnxHostTensor> = {};
-    for (let l = 0; l < numLayers; l++) {
-      for (const [present, prefix] of [[GRAPH_IO.presentKey(l), GRAPH_IO.prefixKey(l)], [GRAPH_IO.presentValue(l), GRAPH_IO.prefixValue(l)]] as const) {
-        fixed[prefix] = sliceColumns(cache![present]!, rowOf, 0, length - 1);
-        grown[present] = sliceColumns(cache![present]!, rowOf, length - 1, length);
-      }
-    }
+  const split = onHost
+    ? decodeCacheSplit(cache!, numLayers, length, grouped && shared ? { kind: 'grouped', rowOf: shared.rowOf, groups: shared.prompts.length } : continuation ? { kind: 'continued', batch: continuation } : { kind: 'per-row', rowOf: shared?.rowOf ?? rows.map((_, b) => b) })
+    : undefined;
+  if (split) {
     // Bound to the runtime once (in place on CPU): every step reads them without feeding bytes.
-    prefixFeeds = await engine.runtime.upload(fixed);
-    cache = await engine.runtime.upload(grown);
-    cacheLayout = { prefixColumns: prefixColumns - 1, prefix: cacheLayers(fixed, numLayers, 'prefix'), prefixRow: (b) => b };
+    prefixFeeds = split.prefixInRuntime ? (split.prefix as Record<string, OrtTensor>) : await engine.runtime.upload(split.prefix as Record<string, OnnxHostTensor>);
+    cache = await engine.runtime.upload(split.grown);
+    cacheLayout = split.layout;
   }
   const prefillMs = performance.now() - started;
   const prefillTokens = (shared ? shared.prompts.length : B) * (continuation ? continuation.newLength : packed.length);
@@ -283,7 +247,7 @@ export async function generateTokens(
       [GRAPH_IO.cos]: onnxTensor('float32', [B, 1, headDim], cos),
       [GRAPH_IO.sin]: onnxTensor('float32', [B, 1, headDim], sin),
       [GRAPH_IO.attentionBias]: grouped
-        ? onnxTensor('float32', [B, 1, 1, length + 1], attentionBias(withMaskedColumn(mask, B, length, prefixColumns - 1), B, 1, length))
+        ? onnxTensor('float32', [B, 1, 1, length + 1], attentionBias(withMaskedColumn(mask, B, length, cacheLayout!.prefixColumns), B, 1, length))
         : onnxTensor('float32', [B, 1, 1, length], attentionBias(mask, B, 1, length - 1)),
       ...weightFeeds,
       ...prefixFeeds,
@@ -308,6 +272,58 @@ export async function generateTokens(
     finishReason: row.finish ?? 'length',
     ...(caches ? { cache: caches[b]! } : {}),
   }));
+}
+
+/** How the rows of a decode read their prompt's cache. */
+type DecodeSource =
+  /** A GRPO batch: runs of rows share one prompt, whose prefill cache every row of the group reads. */
+  | { kind: 'grouped'; rowOf: readonly number[]; groups: number }
+  /** A next turn: each row's continued cache, then its new tokens. */
+  | { kind: 'continued'; batch: ContinuationBatch }
+  /** Every row its own copy of its prompt's cache (shared prompts: one prefill, copied to each row). */
+  | { kind: 'per-row'; rowOf: readonly number[] };
+
+/**
+ * The first pass's cache split for a decode after a fixed prefix: the prefix every step reads as it
+ * is, the growing cache's first entries, and where each row's columns are for `keepCache`.
+ */
+function decodeCacheSplit(
+  present: Readonly<Record<string, OrtTensor | OnnxHostTensor>>,
+  numLayers: number,
+  length: number,
+  source: DecodeSource,
+): { prefix: Record<string, OrtTensor | OnnxHostTensor>; prefixInRuntime: boolean; grown: Record<string, OnnxHostTensor>; layout: Omit<SplitCache, 'grown'> } {
+  const prefix: Record<string, OrtTensor | OnnxHostTensor> = {};
+  const grown: Record<string, OnnxHostTensor> = {};
+  for (let l = 0; l < numLayers; l++) {
+    for (const [presentName, prefixName, past] of [
+      [GRAPH_IO.presentKey(l), GRAPH_IO.prefixKey(l), source.kind === 'continued' ? source.batch.past[l]!.key : undefined],
+      [GRAPH_IO.presentValue(l), GRAPH_IO.prefixValue(l), source.kind === 'continued' ? source.batch.past[l]!.value : undefined],
+    ] as const) {
+      const t = present[presentName]!;
+      if (source.kind === 'grouped') {
+        // The group's prefix holds every prefill column, the prompt's last one too, which also opens
+        // the growing cache: its prefix copy is masked (an exact 0 in the softmax).
+        prefix[prefixName] = t;
+        grown[presentName] = sliceColumns(t, source.rowOf, length - 1, length);
+      } else if (source.kind === 'continued') {
+        // The continued caches, as continuationBatch laid them out, are the prefix as they are; only
+        // the new tokens' columns are copied out to start the growing cache.
+        prefix[prefixName] = past!;
+        grown[presentName] = sliceColumns(t, Array.from({ length: t.dims[0]! }, (_, b) => b), source.batch.pastLength, length);
+      } else {
+        prefix[prefixName] = sliceColumns(t, source.rowOf, 0, length - 1);
+        grown[presentName] = sliceColumns(t, source.rowOf, length - 1, length);
+      }
+    }
+  }
+  const layers = cacheLayers(prefix, numLayers, 'prefix');
+  if (source.kind === 'grouped') {
+    const groupSize = source.rowOf.length / source.groups;
+    return { prefix, prefixInRuntime: true, grown, layout: { prefixColumns: length - 1, prefix: layers, prefixRow: (b) => Math.floor(b / groupSize) } };
+  }
+  const prefixColumns = source.kind === 'continued' ? source.batch.pastLength : length - 1;
+  return { prefix, prefixInRuntime: false, grown, layout: { prefixColumns, prefix: layers, prefixRow: (b) => b } };
 }
 
 /** A cache's key/value tensors by layer, under the `prefix.N.*` or `present.N.*` names. */

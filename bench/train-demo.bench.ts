@@ -127,7 +127,8 @@ export default async function bench(): Promise<BenchSection> {
   const pts = (r: DemoResult, s: string) => ((r.summary.evaluations['final']?.[s]?.success ?? 0) - (r.summary.evaluations['sft']?.[s]?.success ?? 0)) * 100;
   const deltas = results.map((r, i) => `seed ${SEEDS[i]}: ${splits.map((s) => `${s} ${pts(r, s) >= 0 ? '+' : ''}${pts(r, s).toFixed(1)}`).join(', ')}`);
   const formatAfter = results.map((r) => r.summary.formatCheck.after?.share ?? 0);
-  const walls = results.map((r) => r.summary.wallSeconds / 60);
+  // A seed left over when the seeds do not divide into the parallel batches ran alone.
+  const walls = results.map((r, i) => `${(r.summary.wallSeconds / 60).toFixed(1)} min${parallel > 1 && SEEDS.length % parallel !== 0 && i >= SEEDS.length - (SEEDS.length % parallel) ? ' (alone)' : ''}`);
   return {
     title: 'Bundled GRPO example (npm run demo) over seeds',
     markdown: [
@@ -142,7 +143,8 @@ export default async function bench(): Promise<BenchSection> {
       '',
       ...foundLine(results, splits),
       `Post-SFT tool-call format check (share of calls with exactly the schema's arguments): ${stats(formatAfter)}. ` +
-        `Wall time per run (${parallel} run${parallel > 1 ? 's' : ''} at a time on this machine): ${walls.map((w) => `${w.toFixed(1)} min`).join(', ')}.`,
+        `SFT steps per run: ${results.map((r) => r.summary.sftSteps).join(', ')} (at most ${first?.sft.epochs ?? '?'} epochs${first && first.sft.validationEpisodes > 0 ? ', stopped early once validation success stops rising' : ''}). ` +
+        `Wall time per run (${parallel} run${parallel > 1 ? 's' : ''} at a time on this machine): ${walls.join(', ')}.`,
     ].join('\n'),
   };
 }

@@ -9,9 +9,8 @@ import { Rng } from '../../src/base/rng.js';
 import { LoraAdapter, Policy } from '../../src/lm/index.js';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { grpoUpdate } from '../../src/train/grpo/grpo-update.js';
-import { LmTrainablePolicy } from '../../src/train/policy/lm-policy-adapter.js';
-import type { TokenScores } from '../../src/train/policy/trainable-policy.js';
 import type { Episode } from '../../src/train/rollout/episode.js';
+import { instrumentedPolicy } from './fixtures/instrumented-policy.js';
 
 const tinyModel = useTinyModel({ arch: 'qwen3', layers: 2, hidden: 32, heads: 2, kvHeads: 1, vocabSize: 300, seed: 5, initStd: 0.3 });
 
@@ -19,22 +18,7 @@ const tinyModel = useTinyModel({ arch: 'qwen3', layers: 2, hidden: 32, heads: 2,
 async function trainable() {
   // Random LoRA B matrices: the policy differs from its reference (adapters off), so the KL term is live.
   const adapter = LoraAdapter.create(tinyModel().config, { rank: 2, alpha: 4, targetModules: ['q_proj', 'v_proj', 'down_proj'] }, { seed: 3, initB: 'random' });
-  const lm = await Policy.create(tinyModel(), { adapter, intraOpThreads: 1 });
-  const policy = new LmTrainablePolicy(lm);
-  let passes = 0;
-  const score = policy.score.bind(policy);
-  policy.score = (sequences, options = {}): Promise<TokenScores[]> => {
-    if (!options.reference) passes++;
-    return score(sequences, options);
-  };
-  const optimizer = await policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
-  const gradient = new Map<string, Float32Array>();
-  const step = optimizer.step.bind(optimizer);
-  optimizer.step = async (lr, maxGradNorm) => {
-    for (const [name, g] of await lm.activeTrainer!.readGradients()) gradient.set(name, g.data.slice());
-    return step(lr, maxGradNorm);
-  };
-  return { policy, passes: () => passes, optimizer, gradient };
+  return instrumentedPolicy(await Policy.create(tinyModel(), { adapter, intraOpThreads: 1 }));
 }
 
 const config = resolveTrainConfig({

@@ -8,32 +8,15 @@ import { useTinyModel } from '../lm/tiny-model-fixture.js';
 import { LoraAdapter, Policy } from '../../src/lm/index.js';
 import { sftLogprobWeights, sftLoss } from '../../src/train/math/policy-loss.js';
 import { applyPolicyUpdate } from '../../src/train/grpo/policy-update.js';
-import { LmTrainablePolicy } from '../../src/train/policy/lm-policy-adapter.js';
-import type { TokenScores } from '../../src/train/policy/trainable-policy.js';
 import { sharedPromptLengths, sftStep } from '../../src/train/sft/sft-epoch.js';
 import type { SftSequence } from '../../src/train/sft/oracle-trajectories.js';
+import { instrumentedPolicy } from './fixtures/instrumented-policy.js';
 
 const tinyModel = useTinyModel({ arch: 'qwen3', layers: 2, hidden: 32, heads: 2, kvHeads: 1, vocabSize: 300, seed: 5, initStd: 0.3 });
 
-/** A policy with its optimizer, counting its scoring passes and keeping the gradient of its last step. */
 async function trainable(train: 'full' | 'lora') {
   const adapter = train === 'lora' ? LoraAdapter.create(tinyModel().config, { rank: 2, alpha: 4, targetModules: ['q_proj', 'v_proj', 'down_proj'] }, { seed: 3, initB: 'random' }) : undefined;
-  const lm = await Policy.create(tinyModel(), adapter ? { adapter, intraOpThreads: 1 } : { train: 'full', intraOpThreads: 1 });
-  const policy = new LmTrainablePolicy(lm);
-  let passes = 0;
-  const score = policy.score.bind(policy);
-  policy.score = (sequences, options = {}): Promise<TokenScores[]> => {
-    passes++;
-    return score(sequences, options);
-  };
-  const optimizer = await policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
-  const gradient = new Map<string, Float32Array>();
-  const step = optimizer.step.bind(optimizer);
-  optimizer.step = async (lr, maxGradNorm) => {
-    for (const [name, g] of await lm.activeTrainer!.readGradients()) gradient.set(name, g.data.slice());
-    return step(lr, maxGradNorm);
-  };
-  return { lm, policy, passes: () => passes, optimizer, gradient };
+  return instrumentedPolicy(await Policy.create(tinyModel(), adapter ? { adapter, intraOpThreads: 1 } : { train: 'full', intraOpThreads: 1 }));
 }
 
 // Three trajectories opening with the same 7-token "system prompt", then their own question and answer.

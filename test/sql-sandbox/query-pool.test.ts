@@ -199,7 +199,9 @@ describe('QueryPool processes', () => {
   });
 
   it('kills a query whose process grows past the memory cap', async () => {
-    const small = new QueryPool({ size: 1, limits: { timeoutMs: 20_000 }, memoryLimitBytes: 200 * 1024 ** 2 });
+    // The query's own time limit is far beyond what reaching the cap takes (seconds on a quiet
+    // machine): on a loaded CI machine a 20 s limit fired first and the test saw 'timeout'.
+    const small = new QueryPool({ size: 1, limits: { timeoutMs: 150_000 }, memoryLimitBytes: 200 * 1024 ** 2 });
     try {
       const e = await errorOf(
         small.run(
@@ -213,7 +215,7 @@ describe('QueryPool processes', () => {
     } finally {
       await small.close();
     }
-  });
+  }, 180_000);
 
   it('close() rejects pending queries, is idempotent, and refuses new ones', async () => {
     const small = new QueryPool({ size: 1 });

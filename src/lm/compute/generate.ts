@@ -295,6 +295,7 @@ function decodeCacheSplit(
 ): { prefix: Record<string, OrtTensor | OnnxHostTensor>; prefixInRuntime: boolean; grown: Record<string, OnnxHostTensor>; layout: Omit<SplitCache, 'grown'> } {
   const prefix: Record<string, OrtTensor | OnnxHostTensor> = {};
   const grown: Record<string, OnnxHostTensor> = {};
+  const everyRow = source.kind === 'continued' ? Array.from({ length: source.batch.newIds.length / source.batch.newLength }, (_, b) => b) : [];
   for (let l = 0; l < numLayers; l++) {
     for (const [presentName, prefixName, past] of [
       [GRAPH_IO.presentKey(l), GRAPH_IO.prefixKey(l), source.kind === 'continued' ? source.batch.past[l]!.key : undefined],
@@ -310,7 +311,7 @@ function decodeCacheSplit(
         // The continued caches, as continuationBatch laid them out, are the prefix as they are; only
         // the new tokens' columns are copied out to start the growing cache.
         prefix[prefixName] = past!;
-        grown[presentName] = sliceColumns(t, Array.from({ length: t.dims[0]! }, (_, b) => b), source.batch.pastLength, length);
+        grown[presentName] = sliceColumns(t, everyRow, source.batch.pastLength, length);
       } else {
         prefix[prefixName] = sliceColumns(t, source.rowOf, 0, length - 1);
         grown[presentName] = sliceColumns(t, source.rowOf, length - 1, length);

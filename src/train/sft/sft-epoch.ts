@@ -50,7 +50,7 @@ export function sharedPromptLengths(batch: readonly Pick<SftSequence, 'tokens' |
     common = i;
   }
   return batch.map((s) => {
-    const trained = Array.prototype.findIndex.call(s.mask, (m: number) => m > 0);
+    const trained = s.mask.findIndex((m) => m > 0);
     return Math.min(common, trained < 0 ? s.tokens.length : trained);
   });
 }

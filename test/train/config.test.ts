@@ -31,6 +31,20 @@ describe('resolveTrainConfig', () => {
     }
   });
 
+  it('refuses sft.minEpochs above sft.epochs when early stopping is on, saying what to change', () => {
+    expect(() => resolveTrainConfig({ sft: { epochs: 2, minEpochs: 3, validationEpisodes: 10 } })).toThrow(/sft\.minEpochs \(3\) exceeds sft\.epochs \(2\).*Lower sft\.minEpochs or raise sft\.epochs/);
+    expect(resolveTrainConfig({ sft: { epochs: 3, minEpochs: 3, validationEpisodes: 10 } }).sft.minEpochs).toBe(3);
+    // Without early stopping the option has no effect, so it is not an error.
+    expect(resolveTrainConfig({ sft: { epochs: 2, minEpochs: 3 } }).sft.minEpochs).toBe(3);
+  });
+
+  it('refuses an early-stopping split that is not a validation split', () => {
+    expect(() => resolveTrainConfig({ env: { validationSplits: ['validation'] }, sft: { validationSplits: ['eval'] } })).toThrow(
+      /sft\.validationSplits: "eval" is not one of env\.validationSplits \("validation"\)\. Add it there or remove it here\./,
+    );
+    expect(resolveTrainConfig({ env: { validationSplits: ['validation', 'validation_unseen_db'] }, sft: { validationSplits: ['validation'] } }).sft.validationSplits).toEqual(['validation']);
+  });
+
   it('reports every problem at once, with enum choices', () => {
     try {
       resolveTrainConfig({ grpo: { advantage: { estimator: 'ppo' } }, rollout: { numGenerations: 0 }, lr: 1 });

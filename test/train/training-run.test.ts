@@ -150,6 +150,22 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
     expect(summary.evaluations['untrained']).toBeUndefined();
   });
 
+  it('SFT with sft.minEpochs validates only from that epoch on, and only on sft.validationSplits', async () => {
+    const runDir = await tempRun();
+    const episodes = 8;
+    const env = { trainSplit: 'train', evalSplits: ['eval'], validationSplits: ['validation', 'validation_b'] };
+    const setup = letterSetup(runDir, { mode: 'sft', env, sft: { epochs: 6, batchSize: 4, lr: 0.3, formatCheckSamples: 2, validationEpisodes: episodes, validationSplits: ['validation'], patience: 1, minEpochs: 4 }, eval: { episodes, untrained: false } }, []);
+    const summary = await runTraining(setup);
+    const events = (await readRunMetrics(runDir)).filter((r) => r.kind === 'event' && r.event === 'sft_validation');
+    // Epochs 1-3 train without validation; the first validation follows epoch 4 (5 steps an epoch).
+    expect(events.length).toBeGreaterThanOrEqual(1);
+    expect(events[0]!.step).toBe(4 * 5);
+    expect(String(events[0]!.message)).toMatch(/^SFT epoch 4: validation success validation \d+\.\d% \(mean/);
+    // The post-SFT evaluation still covers every validation split.
+    expect(Object.keys(summary.evaluations['sft']!)).toEqual(['validation', 'validation_b', 'eval']);
+    expect(summary.sftSteps).toBeGreaterThanOrEqual(4 * 5);
+  });
+
   it('refuses SFT with no usable trajectory, saying how many were dropped and why', async () => {
     const runDir = await tempRun();
     const lines: string[] = [];

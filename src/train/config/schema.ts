@@ -74,7 +74,7 @@ export interface TrainConfig {
     gradAccumulation: number;
     maxGradNorm: number;
   };
-  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean; validationEpisodes: number; patience: number };
+  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean; validationEpisodes: number; validationSplits: string[]; patience: number; minEpochs: number };
   eval: { untrained: boolean; everySteps: number; episodes: number; baselineEpisodes: number; samples: number; sampledQuestions: number };
   checkpoint: { everySteps: number; keep: number };
   alarms: {
@@ -224,11 +224,13 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
         true,
       ),
       validationEpisodes: int(
-        'Early stopping: after every SFT epoch, greedy success on the first N questions of each validation split (env.validationSplits); SFT stops when it has not risen for sft.patience epochs and keeps the best epoch\'s weights (sft.epochs is then the maximum). 0: off, all sft.epochs run.',
+        'Early stopping: after every SFT epoch, greedy success on the first N questions of each validation split (sft.validationSplits); SFT stops when it has not risen for sft.patience epochs and keeps the best epoch\'s weights (sft.epochs is then the maximum). 0: off, all sft.epochs run.',
         0,
         0,
       ),
+      validationSplits: { type: 'array', items: { type: 'string' }, description: 'The validation splits early stopping follows (with sft.validationEpisodes): each must be one of env.validationSplits; empty = all of them.', default: [] },
       patience: int('Epochs without a rise of validation success before SFT stops (with sft.validationEpisodes).', 1, 1),
+      minEpochs: int('Epochs trained before the first validation (with sft.validationEpisodes): early stopping cannot end SFT sooner, and the epochs before it cost no evaluation. Guards against a noisy early dip on a small validation split.', 1, 1),
     }),
     eval: obj('Held-out evaluation.', {
       untrained: bool('Evaluate the policy before any training (the "base model" row); false saves that evaluation\'s time when the base is known.', true),

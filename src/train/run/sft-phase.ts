@@ -8,6 +8,7 @@ import { learningRateAt } from '../optim/lr-schedule.js';
 import { agentTrajectory, type ScriptedAgent, type SftSequence } from '../sft/oracle-trajectories.js';
 import { sftBatches, sftStep } from '../sft/sft-epoch.js';
 import { TrainError } from '../train-error.js';
+import type { TrainConfig } from '../config/schema.js';
 import type { RunContext } from './run-context.js';
 
 /**
@@ -49,14 +50,19 @@ export async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: Scripte
   return trajectories;
 }
 
+/** The validation splits early stopping follows: `sft.validationSplits`, or all of `env.validationSplits`. */
+function earlyStoppingSplits(cfg: TrainConfig): readonly string[] {
+  return cfg.sft.validationSplits.length > 0 ? cfg.sft.validationSplits : cfg.env.validationSplits;
+}
+
 /**
- * Mean greedy success over the validation splits on their first `sft.validationEpisodes`
+ * Mean greedy success over the early-stopping validation splits on their first `sft.validationEpisodes`
  * questions: the signal SFT's early stopping follows.
  */
 async function validationSuccess<Obs>(run: RunContext<Obs>, epoch: number): Promise<{ mean: number; bySplit: Record<string, number> }> {
   const cfg = run.config;
   const bySplit: Record<string, number> = {};
-  for (const split of cfg.env.validationSplits) {
+  for (const split of earlyStoppingSplits(cfg)) {
     const episodes = Math.min(cfg.sft.validationEpisodes, run.questionCount(split));
     bySplit[split] = (await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.evaluationRng(`sft-epoch-${epoch}/${split}`))).success;
   }
@@ -66,8 +72,9 @@ async function validationSuccess<Obs>(run: RunContext<Obs>, epoch: number): Prom
 
 /**
  * Trains on the scripted agent's trajectories and returns the number of SFT steps run. With
- * `sft.validationEpisodes` > 0 it validates after every epoch, stops once validation success has
- * not risen for `sft.patience` epochs, and leaves the policy with the best epoch's weights.
+ * `sft.validationEpisodes` > 0 it validates after every epoch from epoch `sft.minEpochs` on, stops
+ * once validation success has not risen for `sft.patience` epochs, and leaves the policy with the
+ * best validated epoch's weights.
  *
  * @example
  * ```ts
@@ -95,7 +102,7 @@ export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: () => Scri
         run.print(formatProgress({ phase: 'sft', step, totalSteps, tokensPerSecond: r.tokens / Math.max(seconds, 1e-3), elapsedMs: Date.now() - started, stepsThisProcess: step }) + ` | loss ${r.loss.toFixed(3)}`);
       }
     }
-    if (!validate) continue;
+    if (!validate || epoch + 1 < cfg.sft.minEpochs) continue;
     const v = await validationSuccess(run, epoch + 1);
     const rising = best === undefined || v.mean > best.success;
     const detail = Object.entries(v.bySplit).map(([s, x]) => `${s} ${(x * 100).toFixed(1)}%`).join(', ');

@@ -43,9 +43,10 @@ export async function runTraining<Obs>(setup: TrainingSetup<Obs>): Promise<Train
       if (cfg.mode !== 'grpo') {
         const makeOracle = run.requireOracle();
         summary.formatCheck.before = await formatCheckPhase(run, 'before SFT');
-        summary.sftSteps = await sftPhase(run, makeOracle);
+        const sft = await sftPhase(run, makeOracle);
+        summary.sftSteps = sft.steps;
         summary.formatCheck.after = await formatCheckPhase(run, 'after SFT');
-        await evaluatePhase(run, 'sft', 0);
+        await evaluatePhase(run, 'sft', 0, sft.validation);
       }
       await run.checkpoint('sft_done', 0);
       await run.refreshDashboard(true);

@@ -6,6 +6,7 @@ import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
 import { isDocumentedMetric } from '../../src/train/metrics/metric-fields.js';
 import { letterSetup } from './fixtures/letter-run.js';
 import { BigramPolicy, VOCAB } from './fixtures/bigram-policy.js';
+import { LetterEnv } from './fixtures/letter-env.js';
 import type { GenerateRequest, GenerateResult, TokenScores } from '../../src/train/policy/trainable-policy.js';
 import type { Rng } from '../../src/base/rng.js';
 
@@ -131,9 +132,24 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
       return load(values);
     };
     setup.policy = policy;
+    const played: Record<string, number> = {};
+    setup.makeEnv = (split) => {
+      const env = new LetterEnv(2);
+      const reset = env.reset.bind(env);
+      env.reset = async (options) => {
+        played[split] = (played[split] ?? 0) + 1;
+        return reset(options);
+      };
+      return env;
+    };
     const summary = await runTraining(setup);
     const events = (await readRunMetrics(runDir)).filter((r) => r.kind === 'event' && r.event === 'sft_validation');
     const values = events.map((e) => e.value as number);
+    // The post-SFT evaluation takes the kept epoch's validation episodes instead of playing them
+    // again (the same questions, greedy, the same weights); the final one plays them afresh and,
+    // with no GRPO in between, scores the same.
+    expect(played['validation']).toBe(values.length * episodes + episodes);
+    expect(summary.evaluations['final']!['validation']!.success).toBe(summary.evaluations['sft']!['validation']!.success);
     // It stopped long before 30 epochs: one epoch without a rise after the best one.
     expect(values.length).toBeGreaterThanOrEqual(2);
     expect(values.length).toBeLessThan(30);

@@ -4,7 +4,7 @@
  * after SFT and at the end also K samples per question at the rollout temperature (pass@1,
  * pass@K, majority vote) when `eval.samples` > 1; and a printed summary line.
  */
-import { evaluatePolicy, evaluateSampled } from '../eval/evaluate-policy.js';
+import { evaluatePolicy, evaluateSampled, type EvaluationResult } from '../eval/evaluate-policy.js';
 import type { RunContext } from './run-context.js';
 import type { SplitSuccess } from './run-types.js';
 import { traceRecord } from './traces.js';
@@ -20,6 +20,13 @@ function pickEval(metrics: Record<string, number>): Record<string, number> {
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /**
+ * Greedy evaluations of the current weights by split, already played (SFT's early stopping plays
+ * its kept epoch's validation): {@link evaluateSplits} takes one instead of playing the same
+ * greedy episodes again when it covers the same number of questions.
+ */
+export type GreedyEvaluations = ReadonlyMap<string, EvaluationResult>;
+
+/**
  * Evaluates the policy on `splits` (`eval.episodes` greedy episodes each, and with `sampled` the
  * pass@K evaluation of `eval.sampledQuestions` questions × `eval.samples`) and records the
  * results under `label`.
@@ -29,12 +36,22 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
  * const success = await evaluateSplits(run, 'grpo', step, run.config.env.validationSplits);
  * ```
  */
-export async function evaluateSplits<Obs>(run: RunContext<Obs>, label: string, step: number, splits: readonly string[] = run.config.env.evalSplits, sampled = false): Promise<SplitSuccess> {
+export async function evaluateSplits<Obs>(
+  run: RunContext<Obs>,
+  label: string,
+  step: number,
+  splits: readonly string[] = run.config.env.evalSplits,
+  sampled = false,
+  played: GreedyEvaluations = new Map(),
+): Promise<SplitSuccess> {
   const cfg = run.config;
   const out: SplitSuccess = {};
   for (const split of splits) {
     const episodes = Math.min(cfg.eval.episodes, run.questionCount(split));
-    const r = await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.evaluationRng(`${label}/${step}/${split}/greedy`));
+    // Greedy episodes of the first N questions are a function of the weights alone, so one
+    // already played on the same questions is this evaluation.
+    const known = played.get(split);
+    const r = known?.episodes.length === episodes ? known : await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.evaluationRng(`${label}/${step}/${split}/greedy`));
     const outcomes = Object.fromEntries(Object.entries(r.metrics).filter(([m]) => m.startsWith('outcomes/')).map(([m, v]) => [m.slice('outcomes/'.length), v]));
     out[split] = { success: r.success, meanReturn: r.meanReturn, episodes, ...(Object.keys(outcomes).length ? { outcomes } : {}) };
     const k = cfg.eval.samples;
@@ -65,7 +82,7 @@ export async function evaluateSplits<Obs>(run: RunContext<Obs>, label: string, s
  * await evaluatePhase(run, 'untrained', 0);
  * ```
  */
-export async function evaluatePhase<Obs>(run: RunContext<Obs>, label: string, step: number): Promise<void> {
+export async function evaluatePhase<Obs>(run: RunContext<Obs>, label: string, step: number, played?: GreedyEvaluations): Promise<void> {
   const splits = [...run.config.env.validationSplits, ...run.config.env.evalSplits];
-  if (splits.length > 0 && run.config.eval.episodes > 0) run.state.summary.evaluations[label] = await evaluateSplits(run, label, step, splits, label !== 'untrained');
+  if (splits.length > 0 && run.config.eval.episodes > 0) run.state.summary.evaluations[label] = await evaluateSplits(run, label, step, splits, label !== 'untrained', played);
 }

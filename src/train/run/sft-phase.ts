@@ -2,7 +2,8 @@
  * The SFT warm-up: the scripted agent plays the train split, its solved episodes become token
  * sequences, and the policy learns them for `sft.epochs` epochs.
  */
-import { evaluatePolicy } from '../eval/evaluate-policy.js';
+import { evaluatePolicy, type EvaluationResult } from '../eval/evaluate-policy.js';
+import type { GreedyEvaluations } from './evaluate-phase.js';
 import { formatProgress } from '../metrics/progress-line.js';
 import { learningRateAt } from '../optim/lr-schedule.js';
 import { agentTrajectory, type ScriptedAgent, type SftSequence } from '../sft/oracle-trajectories.js';
@@ -57,17 +58,24 @@ function earlyStoppingSplits(cfg: TrainConfig): readonly string[] {
 
 /**
  * Mean greedy success over the early-stopping validation splits on their first `sft.validationEpisodes`
- * questions: the signal SFT's early stopping follows.
+ * questions: the signal SFT's early stopping follows. The evaluations themselves are returned too.
  */
-async function validationSuccess<Obs>(run: RunContext<Obs>, epoch: number): Promise<{ mean: number; bySplit: Record<string, number> }> {
+async function validationSuccess<Obs>(run: RunContext<Obs>, epoch: number): Promise<{ mean: number; evaluations: GreedyEvaluations }> {
   const cfg = run.config;
-  const bySplit: Record<string, number> = {};
+  const evaluations = new Map<string, EvaluationResult>();
   for (const split of earlyStoppingSplits(cfg)) {
     const episodes = Math.min(cfg.sft.validationEpisodes, run.questionCount(split));
-    bySplit[split] = (await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.evaluationRng(`sft-epoch-${epoch}/${split}`))).success;
+    evaluations.set(split, await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.evaluationRng(`sft-epoch-${epoch}/${split}`)));
   }
-  const values = Object.values(bySplit);
-  return { mean: values.reduce((a, b) => a + b, 0) / Math.max(1, values.length), bySplit };
+  const values = [...evaluations.values()].map((r) => r.success);
+  return { mean: values.reduce((a, b) => a + b, 0) / Math.max(1, values.length), evaluations };
+}
+
+/** What {@link sftPhase} returns: the steps it ran and the greedy validation of the weights it kept. */
+export interface SftPhaseResult {
+  steps: number;
+  /** The kept epoch's early-stopping evaluations (empty without early stopping). */
+  validation: GreedyEvaluations;
 }
 
 /**
@@ -78,15 +86,16 @@ async function validationSuccess<Obs>(run: RunContext<Obs>, epoch: number): Prom
  *
  * @example
  * ```ts
- * run.state.summary.sftSteps = await sftPhase(run, run.requireOracle());
+ * const sft = await sftPhase(run, run.requireOracle());
+ * run.state.summary.sftSteps = sft.steps;
  * ```
  */
-export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: () => ScriptedAgent<Obs>): Promise<number> {
+export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: () => ScriptedAgent<Obs>): Promise<SftPhaseResult> {
   const cfg = run.config;
   const trajectories = await sftTrajectories(run, makeOracle());
   const totalSteps = cfg.sft.epochs * Math.ceil(trajectories.length / cfg.sft.batchSize);
   const validate = cfg.sft.validationEpisodes > 0 && cfg.env.validationSplits.length > 0;
-  let best: { epoch: number; success: number; step: number; weights: Awaited<ReturnType<typeof run.policy.readParameters>> } | undefined;
+  let best: { epoch: number; success: number; step: number; weights: Awaited<ReturnType<typeof run.policy.readParameters>>; evaluations: GreedyEvaluations } | undefined;
   let step = 0;
   const started = Date.now();
   for (let epoch = 0; epoch < cfg.sft.epochs; epoch++) {
@@ -105,9 +114,9 @@ export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: () => Scri
     if (!validate || epoch + 1 < cfg.sft.minEpochs) continue;
     const v = await validationSuccess(run, epoch + 1);
     const rising = best === undefined || v.mean > best.success;
-    const detail = Object.entries(v.bySplit).map(([s, x]) => `${s} ${(x * 100).toFixed(1)}%`).join(', ');
+    const detail = [...v.evaluations].map(([s, r]) => `${s} ${(r.success * 100).toFixed(1)}%`).join(', ');
     await run.event(step, 'sft_validation', `SFT epoch ${epoch + 1}: validation success ${detail} (mean ${(v.mean * 100).toFixed(1)}%)${rising ? ' — best so far' : ''}`, v.mean);
-    if (rising) best = { epoch: epoch + 1, success: v.mean, step, weights: await run.policy.readParameters() };
+    if (rising) best = { epoch: epoch + 1, success: v.mean, step, weights: await run.policy.readParameters(), evaluations: v.evaluations };
     else if (epoch + 1 - best!.epoch >= cfg.sft.patience) break;
   }
   if (best && best.step !== step) {
@@ -115,5 +124,5 @@ export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: () => Scri
     await run.policy.loadParameters(best.weights);
     run.print(`SFT: validation success stopped rising; kept epoch ${best.epoch}'s weights (mean ${(best.success * 100).toFixed(1)}%)`);
   }
-  return step;
+  return { steps: step, validation: best?.evaluations ?? new Map() };
 }

@@ -3,13 +3,13 @@
  * sequences, and the policy learns them for `sft.epochs` epochs.
  */
 import { evaluatePolicy, type EvaluationResult } from '../eval/evaluate-policy.js';
-import type { GreedyEvaluations } from './evaluate-phase.js';
 import { formatProgress } from '../metrics/progress-line.js';
 import { learningRateAt } from '../optim/lr-schedule.js';
 import { agentTrajectory, type ScriptedAgent, type SftSequence } from '../sft/oracle-trajectories.js';
 import { sftBatches, sftStep } from '../sft/sft-epoch.js';
 import { TrainError } from '../train-error.js';
 import type { TrainConfig } from '../config/schema.js';
+import type { GreedyEvaluations } from './evaluate-phase.js';
 import type { RunContext } from './run-context.js';
 
 /**
@@ -94,8 +94,8 @@ export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: () => Scri
   const cfg = run.config;
   const trajectories = await sftTrajectories(run, makeOracle());
   const totalSteps = cfg.sft.epochs * Math.ceil(trajectories.length / cfg.sft.batchSize);
-  const validate = cfg.sft.validationEpisodes > 0 && cfg.env.validationSplits.length > 0;
-  let best: { epoch: number; success: number; step: number; weights: Awaited<ReturnType<typeof run.policy.readParameters>>; evaluations: GreedyEvaluations } | undefined;
+  const validate = cfg.sft.validationEpisodes > 0 && earlyStoppingSplits(cfg).length > 0;
+  let best: { epoch: number; step: number; weights: Awaited<ReturnType<typeof run.policy.readParameters>>; mean: number; evaluations: GreedyEvaluations } | undefined;
   let step = 0;
   const started = Date.now();
   for (let epoch = 0; epoch < cfg.sft.epochs; epoch++) {
@@ -113,16 +113,16 @@ export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: () => Scri
     }
     if (!validate || epoch + 1 < cfg.sft.minEpochs) continue;
     const v = await validationSuccess(run, epoch + 1);
-    const rising = best === undefined || v.mean > best.success;
+    const rising = best === undefined || v.mean > best.mean;
     const detail = [...v.evaluations].map(([s, r]) => `${s} ${(r.success * 100).toFixed(1)}%`).join(', ');
     await run.event(step, 'sft_validation', `SFT epoch ${epoch + 1}: validation success ${detail} (mean ${(v.mean * 100).toFixed(1)}%)${rising ? ' — best so far' : ''}`, v.mean);
-    if (rising) best = { epoch: epoch + 1, success: v.mean, step, weights: await run.policy.readParameters(), evaluations: v.evaluations };
+    if (rising) best = { epoch: epoch + 1, step, weights: await run.policy.readParameters(), ...v };
     else if (epoch + 1 - best!.epoch >= cfg.sft.patience) break;
   }
   if (best && best.step !== step) {
     // Validation stopped rising: go back to the best epoch's weights.
     await run.policy.loadParameters(best.weights);
-    run.print(`SFT: validation success stopped rising; kept epoch ${best.epoch}'s weights (mean ${(best.success * 100).toFixed(1)}%)`);
+    run.print(`SFT: validation success stopped rising; kept epoch ${best.epoch}'s weights (mean ${(best.mean * 100).toFixed(1)}%)`);
   }
   return { steps: step, validation: best?.evaluations ?? new Map() };
 }

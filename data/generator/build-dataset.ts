@@ -15,7 +15,7 @@ import { GENERIC_TEMPLATES } from './questions/generic-templates.js';
 import { instantiateTemplates, type AcceptedQuestion, type RejectionCounts, type SeenSet } from './questions/instantiate.js';
 import type { DomainSpec } from './schema.js';
 import { spiderTablesEntry } from './spider-tables.js';
-import { assignSplits, SPLIT_NAMES, type SplitName } from './splits.js';
+import { assignSplits, carveValidation, SPLIT_NAMES, type SplitName } from './splits.js';
 import { writeSqlite } from './sqlite-writer.js';
 
 /** What to build and where. */
@@ -26,7 +26,10 @@ export interface BuildOptions {
   readonly unseenDbIds?: readonly string[];
   /** Databases for `validation_unseen_db` (already in `domains`); default: none with custom domains, else the bundled procedural ones. */
   readonly validationUnseenDbIds?: readonly string[];
-  /** Fraction of the training databases' non-eval questions for `validation` (default: the bundled fraction, 0 with custom domains). */
+  /**
+   * Fraction of each training database's extra questions (`trainExtraRounds`) for `validation`
+   * (default: the bundled fraction, 0 with custom domains); needs at least one extra round.
+   */
   readonly validationFraction?: number;
   /** Fraction of each training database's questions for `eval` (default: the bundled fraction); 0 puts them all in `train` (pre-training corpora). */
   readonly evalFraction?: number;
@@ -35,7 +38,8 @@ export interface BuildOptions {
   /**
    * Rounds of extra `train` questions on the training databases (default: the bundled
    * TRAIN_EXTRA_ROUNDS, 0 with custom domains): the templates instantiated again with seeds
-   * `seed + 1`…, after the splits are fixed, so the other splits do not change.
+   * `seed + 1`…, after the other splits are fixed, so those do not change; `validation` is drawn
+   * from them, `train` gets the rest.
    */
   readonly trainExtraRounds?: number;
 }
@@ -73,6 +77,11 @@ export function buildDataset(options: BuildOptions): BuildReport {
   const seed = options.seed ?? BUNDLED_SEED;
   const domains = options.domains ?? bundledDomains();
   const custom = options.domains !== undefined;
+  const extraRounds = options.trainExtraRounds ?? (custom ? 0 : TRAIN_EXTRA_ROUNDS);
+  const validationFraction = options.validationFraction ?? (custom ? 0 : VALIDATION_FRACTION);
+  if (validationFraction > 0 && extraRounds < 1) {
+    throw new RangeError(`validationFraction ${validationFraction} needs trainExtraRounds >= 1: validation is drawn from the extra questions (set trainExtraRounds, or validationFraction 0)`);
+  }
   const seen: SeenSet = { questions: new Set(), queries: new Set() };
   const rejected: RejectionCounts = new Map();
   const questions: AcceptedQuestion[] = [];
@@ -103,11 +112,9 @@ export function buildDataset(options: BuildOptions): BuildReport {
   const splits = assignSplits(questions, {
     unseenDbIds: options.unseenDbIds ?? UNSEEN_DB_IDS, evalFraction: options.evalFraction ?? EVAL_FRACTION, smokeSize: options.smokeSize ?? SMOKE_SIZE, seed,
     validationUnseenDbIds: options.validationUnseenDbIds ?? (custom ? [] : VALIDATION_UNSEEN_DBS.map((d) => d.id)),
-    validationFraction: options.validationFraction ?? (custom ? 0 : VALIDATION_FRACTION),
   });
   // Extra training questions, drawn once every split's questions are in `seen`, so none repeats one.
   const trainDbs = new Set((splits.get('train') ?? []).map((q) => q.dbId));
-  const extraRounds = options.trainExtraRounds ?? (custom ? 0 : TRAIN_EXTRA_ROUNDS);
   const extra: AcceptedQuestion[] = [];
   for (const [dbId, { view, file, templates }] of views) {
     if (!trainDbs.has(dbId)) continue;
@@ -118,7 +125,9 @@ export function buildDataset(options: BuildOptions): BuildReport {
       conn.close();
     }
   }
-  splits.get('train')!.push(...extra);
+  const { validation, rest } = carveValidation(extra, validationFraction, seed);
+  splits.get('validation')!.push(...validation);
+  splits.get('train')!.push(...rest);
   questions.push(...extra);
   const counts = {} as Record<SplitName, number>;
   for (const name of SPLIT_NAMES) {

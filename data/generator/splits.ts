@@ -27,8 +27,6 @@ export interface SplitPlan {
   readonly validationUnseenDbIds?: readonly string[];
   /** Fraction of each training database's questions held out for `eval`. */
   readonly evalFraction: number;
-  /** Fraction of each training database's remaining (non-eval) questions held out for `validation` (default 0). */
-  readonly validationFraction?: number;
   readonly smokeSize: number;
   readonly seed: number;
 }
@@ -68,14 +66,32 @@ export function assignSplits(questions: readonly AcceptedQuestion[], plan: Split
     const evalCount = Math.round(pool.length * plan.evalFraction);
     pool.forEach((q, i) => label.set(q, i < evalCount ? 'eval' : 'train'));
   }
-  // A separate stream: the splits above do not depend on whether validation exists.
-  const validationRng = new Rng(plan.seed ^ 0x5a17);
-  for (const db of seenDbs) {
-    const pool = validationRng.shuffle(questions.filter((q) => q.dbId === db && label.get(q) === 'train'));
-    const count = Math.round(pool.length * (plan.validationFraction ?? 0));
-    pool.slice(0, count).forEach((q) => label.set(q, 'validation'));
-  }
   const out = new Map<SplitName, AcceptedQuestion[]>(SPLIT_NAMES.map((s) => [s, []]));
   for (const q of questions) out.get(label.get(q)!)!.push(q);
   return out;
+}
+
+/**
+ * Takes `fraction` of each database's questions in `extra` (at random, from a stream of its own)
+ * for `validation`; returns them and the rest, both in their original order.
+ *
+ * Why from the extra questions and not from `train`: a model pre-trained on the training split's
+ * own questions (the bundled tiny-sql base) has memorised their SQL, so a validation split carved
+ * out of them scores memory, not generalisation, and punishes any later training that erodes
+ * it. The extra instantiations are as new to such a model as `eval` is.
+ *
+ * @example
+ * ```ts
+ * const { validation, rest } = carveValidation(extra, 0.03, 1);
+ * ```
+ */
+export function carveValidation(extra: readonly AcceptedQuestion[], fraction: number, seed: number): { validation: AcceptedQuestion[]; rest: AcceptedQuestion[] } {
+  if (!(fraction >= 0 && fraction < 1)) throw new RangeError(`validation fraction must be in [0, 1), got ${fraction}`);
+  const rng = new Rng(seed ^ 0x5a17);
+  const chosen = new Set<AcceptedQuestion>();
+  for (const db of [...new Set(extra.map((q) => q.dbId))]) {
+    const pool = rng.shuffle(extra.filter((q) => q.dbId === db));
+    pool.slice(0, Math.round(pool.length * fraction)).forEach((q) => chosen.add(q));
+  }
+  return { validation: extra.filter((q) => chosen.has(q)), rest: extra.filter((q) => !chosen.has(q)) };
 }

@@ -16,7 +16,7 @@ import { instantiateTemplates, TemplateSqlError, type AcceptedQuestion } from '.
 import type { QuestionTemplate } from '../../data/generator/questions/template.js';
 import type { DomainSpec } from '../../data/generator/schema.js';
 import { spiderTablesEntry } from '../../data/generator/spider-tables.js';
-import { assignSplits } from '../../data/generator/splits.js';
+import { assignSplits, carveValidation } from '../../data/generator/splits.js';
 import { writeSqlite } from '../../data/generator/sqlite-writer.js';
 
 const tiny: DomainSpec = {
@@ -174,17 +174,37 @@ describe('assignSplits', () => {
     expect(splits.get('eval')!.length).toBe(Math.round(46 * 0.2) * 3);
   });
 
-  it('carves validation from train and validation_unseen_db from its own databases, leaving the other splits unchanged', () => {
+  it('gives validation_unseen_db its own databases, leaving the other splits unchanged', () => {
     const plain = assignSplits(questions, { unseenDbIds: ['d'], evalFraction: 0.2, smokeSize: 12, seed: 3 });
     const more = [...questions, ...Array.from({ length: 20 }, (_, i) => q('v', i, 'easy'))];
-    const splits = assignSplits(more, { unseenDbIds: ['d'], validationUnseenDbIds: ['v'], evalFraction: 0.2, validationFraction: 0.25, smokeSize: 12, seed: 3 });
-    for (const name of ['eval', 'eval_unseen_db', 'smoke'] as const) expect(splits.get(name)).toEqual(plain.get(name));
+    const splits = assignSplits(more, { unseenDbIds: ['d'], validationUnseenDbIds: ['v'], evalFraction: 0.2, smokeSize: 12, seed: 3 });
+    for (const name of ['eval', 'eval_unseen_db', 'smoke', 'train'] as const) expect(splits.get(name)).toEqual(plain.get(name));
     expect(splits.get('validation_unseen_db')!.map((x) => x.dbId)).toEqual(Array(20).fill('v'));
-    const train = new Set(plain.get('train'));
-    const validation = splits.get('validation')!;
-    expect(validation.every((x) => train.has(x))).toBe(true);
-    expect(validation.length + splits.get('train')!.length).toBe(plain.get('train')!.length);
-    for (const db of ['a', 'b', 'c']) expect(validation.filter((x) => x.dbId === db).length).toBe(Math.round(plain.get('train')!.filter((x) => x.dbId === db).length * 0.25));
+    expect(splits.get('validation')).toEqual([]);
+  });
+});
+
+describe('carveValidation', () => {
+  const q = (dbId: string, i: number): AcceptedQuestion => ({ question: `Q${dbId}${i}?`, query: `SELECT ${i}`, dbId, difficulty: 'easy', tables: ['t'], template: 't', answer: [[i]] });
+  const extra = ['a', 'b', 'c'].flatMap((db, k) => Array.from({ length: 40 + 10 * k }, (_, i) => q(db, i)));
+
+  it('takes the fraction of each database, at random, and keeps both parts in their original order', () => {
+    const { validation, rest } = carveValidation(extra, 0.25, 3);
+    for (const [k, db] of ['a', 'b', 'c'].entries()) expect(validation.filter((x) => x.dbId === db)).toHaveLength(Math.round((40 + 10 * k) * 0.25));
+    expect(validation.length + rest.length).toBe(extra.length);
+    expect(new Set([...validation, ...rest]).size).toBe(extra.length);
+    const order = (xs: AcceptedQuestion[]) => xs.map((x) => extra.indexOf(x));
+    expect(order(validation)).toEqual([...order(validation)].sort((x, y) => x - y));
+    expect(order(rest)).toEqual([...order(rest)].sort((x, y) => x - y));
+    expect(order(validation.filter((x) => x.dbId === 'a'))).not.toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]); // not simply the first ones
+    expect(carveValidation(extra, 0.25, 3)).toEqual({ validation, rest });
+    expect(carveValidation(extra, 0.25, 4).validation).not.toEqual(validation);
+  });
+
+  it('takes nothing at fraction 0 and refuses a fraction outside [0, 1)', () => {
+    expect(carveValidation(extra, 0, 3)).toEqual({ validation: [], rest: extra });
+    expect(() => carveValidation(extra, 1, 3)).toThrow(RangeError);
+    expect(() => carveValidation(extra, -0.1, 3)).toThrow(/\[0, 1\)/);
   });
 });
 

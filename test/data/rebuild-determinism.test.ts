@@ -39,23 +39,39 @@ describe('rebuilding the bundled dataset', () => {
     }
   });
 
-  it('appends the extra train questions after the split, leaving every other split as it was', () => {
+  it('draws validation from the extra questions and appends the rest to train, leaving the test splits as they were', () => {
     const without = mkdtempSync(join(tmpdir(), 'sqlenv-data-'));
     try {
-      buildDataset({ outDir: without, trainExtraRounds: 0 });
-      for (const f of jsonFiles().filter((x) => x !== 'train.json' && x !== 'build-info.json')) {
+      buildDataset({ outDir: without, trainExtraRounds: 0, validationFraction: 0 });
+      for (const f of jsonFiles().filter((x) => !['train.json', 'validation.json', 'build-info.json'].includes(x))) {
         expect(readFileSync(join(without, f), 'utf8'), f).toBe(readFileSync(join(committed, f), 'utf8'));
       }
       type Entry = { question: string; query: string; db_id: string };
-      const read = (dir: string) => JSON.parse(readFileSync(join(dir, 'train.json'), 'utf8')) as Entry[];
-      const base = read(without);
-      const train = read(committed);
+      const read = (dir: string, split: string) => JSON.parse(readFileSync(join(dir, `${split}.json`), 'utf8')) as Entry[];
+      const base = read(without, 'train');
+      const train = read(committed, 'train');
+      const validation = read(committed, 'validation');
+      expect(read(without, 'validation')).toEqual([]);
+      // train's own questions come first and whole: a model pre-trained on them (the bundled base) has seen no validation question.
       expect(train.slice(0, base.length)).toEqual(base);
+      const baseText = new Set(base.flatMap((q) => [q.question, q.query]));
+      for (const q of validation) expect(baseText.has(q.question) || baseText.has(q.query), q.question).toBe(false);
       expect(train.length).toBeGreaterThan(base.length * 4);
+      expect(validation.length).toBeGreaterThan(150);
       const extraDbs = new Set(train.slice(base.length).map((q) => q.db_id));
       expect(extraDbs).toEqual(new Set(base.map((q) => q.db_id))); // the training databases only
+      expect(new Set(validation.map((q) => q.db_id))).toEqual(extraDbs);
     } finally {
       rmSync(without, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a validation fraction without extra rounds to draw it from', () => {
+    const out = mkdtempSync(join(tmpdir(), 'sqlenv-data-'));
+    try {
+      expect(() => buildDataset({ outDir: out, trainExtraRounds: 0 })).toThrow(/needs trainExtraRounds >= 1/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
     }
   });
 

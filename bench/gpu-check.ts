@@ -8,23 +8,37 @@
  * 1. parity: log-probs and full-tuning gradients of a random Qwen3 directory on `--provider`
  *    against CPU, fp32 (max absolute and relative differences);
  * 2. decode tokens/s at batch 1 and 16 on the `--shape` model (random weights);
- * 3. one GRPO step, LoRA and full tuning, of the `--shape` model: 16 sampled completions, scoring,
- *    gradient accumulation over micro-batches, clip + AdamW — with time per phase, MFU of the
- *    update (model FLOPs / time / `--peak-tflops`), and host↔device bytes per step from the
- *    sessions' counters.
+ * 3. one GRPO step, LoRA and full tuning, of the `--grpo-shape` model (default `--shape`): 16
+ *    sampled completions (4 prompts × 4) of `--new-tokens`, scoring, gradient accumulation over 4
+ *    micro-batches, clip + AdamW — with time per phase (sample, score, update), MFU of the update
+ *    (model FLOPs / time / `--peak-tflops`), and host↔device bytes per phase from the sessions'
+ *    counters. `grpo-lora-cpu` / `grpo-full-cpu` run the same step on the CPU provider of the same
+ *    machine, the baseline a GPU number needs;
+ * 4. `demo-step` / `demo-step-cpu`: one step shaped like the demo's (examples/grpo-sql/config.json:
+ *    K 8 × 2 questions = 16 completions of up to 64 tokens at temperature 0.85, one micro-batch,
+ *    full tuning) on the bundled model the demo trains (models/tiny-sql), on `--provider` and on CPU.
+ *    Synthetic: random prompts, no environment and no reference scoring, so it times the model's
+ *    work alone.
  *
- * Writes `gpu-check.json` and `gpu-check.md` into `--out`.
+ * The checks run in the order above, cheapest first. `--budget-seconds` bounds the whole run: a
+ * check still running then is recorded as unfinished and the process exits (3), so a device call
+ * with a wall-clock limit still gets every finished check back. `gpu-check.json` and `gpu-check.md`
+ * in `--out` are rewritten after every check.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { packageRoot } from '../src/base/package-root.js';
 import { Rng } from '../src/base/rng.js';
 import { LoraAdapter, Policy, createTinyModel, loadModel, type GenerationTimings, type LanguageModel, type TinyModelOptions } from '../src/lm/index.js';
 import { Runtime, type ProviderName, type SessionStats } from '../src/onnx/index.js';
 
 const SHAPES: Record<string, TinyModelOptions> = {
   small: { arch: 'qwen3', layers: 2, hidden: 128, heads: 4, kvHeads: 2 },
+  // ~42M parameters (8 layers, hidden 512, a 32k vocabulary): between the demo's model and the
+  // 0.6B shape, to see where the GPU starts to beat the CPU provider.
+  mid: { arch: 'qwen3', layers: 8, hidden: 512, heads: 8, kvHeads: 4, headDim: 64, intermediate: 1536, modelVocabSize: 32000 },
   'qwen3-0.6b': { arch: 'qwen3', layers: 28, hidden: 1024, heads: 16, kvHeads: 8, headDim: 128, intermediate: 3072, modelVocabSize: 151936, ropeTheta: 1e6 },
 };
 
@@ -35,6 +49,35 @@ interface CheckResult {
   readonly result?: unknown;
   readonly error?: string;
 }
+
+/** What one synthetic GRPO step samples and how it updates. */
+interface StepPlan {
+  readonly mode: 'lora' | 'full';
+  /** Distinct prompts (questions) and completions per prompt (K). */
+  readonly groups: number;
+  readonly groupSize: number;
+  readonly promptLength: number;
+  readonly newTokens: number;
+  readonly temperature: number;
+  readonly microBatches: number;
+}
+
+interface GrpoStepResult {
+  readonly provider: ProviderName;
+  readonly model: string;
+  readonly parameters: number;
+  readonly mode: 'lora' | 'full';
+  readonly trainableParameters: number;
+  readonly sequences: number;
+  readonly tokens: number;
+  readonly seconds: { readonly sample: number; readonly score: number; readonly update: number; readonly total: number };
+  readonly updateTflops: number;
+  readonly mfu: number | null;
+  readonly gradNorm: number;
+  readonly busBytes: { readonly sample: number; readonly score: number; readonly update: number; readonly total: number };
+}
+
+const isGrpoStep = (r: unknown): r is GrpoStepResult => typeof r === 'object' && r !== null && 'seconds' in r && 'busBytes' in r;
 
 const totals = (rt: Runtime): SessionStats => rt.stats();
 const diff = (a: SessionStats, b: SessionStats): Omit<SessionStats, 'runMs'> => ({
@@ -110,14 +153,15 @@ async function decode(model: LanguageModel, runtime: Runtime, newTokens: number)
   return out;
 }
 
-/** Check 3: one GRPO step (sample 16, score, accumulate, clip + AdamW). */
-async function grpoStep(model: LanguageModel, runtime: Runtime, mode: 'lora' | 'full', newTokens: number, peakTflops: number): Promise<unknown> {
+/** Checks 3 and 4: one GRPO step (sample, score, accumulate, clip + AdamW), timed per phase. */
+async function grpoStep(model: LanguageModel, label: string, runtime: Runtime, plan: StepPlan, peakTflops: number): Promise<GrpoStepResult> {
+  const { mode } = plan;
   const adapter = mode === 'lora' ? LoraAdapter.create(model.config, { rank: 16, alpha: 32, targetModules: ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'] }, { seed: 1 }) : undefined;
   const policy = await Policy.create(model, { runtime, ...(adapter ? { adapter } : { train: 'full' }) });
   try {
     const trainer = await policy.createTrainer({ beta1: 0.9, beta2: 0.999, weightDecay: 0 });
     const trainable = [...policy.trainableParameters().values()].reduce((a, t) => a + t.data.length, 0);
-    const prompts = randomSequences(model, 4, 48, 7).flatMap((p) => [p, p, p, p]);
+    const prompts = randomSequences(model, plan.groups, plan.promptLength, 7).flatMap((p) => Array.from({ length: plan.groupSize }, () => p));
     const phase = async <T>(f: () => Promise<T>): Promise<{ value: T; seconds: number; traffic: ReturnType<typeof diff> }> => {
       const before = totals(runtime);
       const t0 = performance.now();
@@ -130,12 +174,14 @@ async function grpoStep(model: LanguageModel, runtime: Runtime, mode: 'lora' | '
     await policy.score(warmSeqs);
     await trainer.accumulate(warmSeqs, warmSeqs.map((s) => new Float32Array(s.length)));
     await trainer.step(0, 1);
-    const sample = await phase(() => policy.generate(prompts, { maxTokens: newTokens, temperature: 1, seed: 1, stopTokenIds: [] }));
+    // No stop tokens: every completion is `newTokens` long, so providers are timed on equal work.
+    const sample = await phase(() => policy.generate(prompts, { maxTokens: plan.newTokens, temperature: plan.temperature, seed: 1, stopTokenIds: [] }));
     const sequences = sample.value.map((g) => [...g.promptTokenIds, ...g.tokenIds]);
     const score = await phase(() => policy.score(sequences));
-    const weights = sequences.map((s, i) => Float32Array.from({ length: s.length }, (_, t) => (t >= 48 ? (i % 2 ? 1 : -1) / sequences.length : 0)));
+    const weights = sequences.map((s, i) => Float32Array.from({ length: s.length }, (_, t) => (t >= plan.promptLength ? (i % 2 ? 1 : -1) / sequences.length : 0)));
+    const chunk = Math.ceil(sequences.length / plan.microBatches);
     const update = await phase(async () => {
-      for (let i = 0; i < sequences.length; i += 4) await trainer.accumulate(sequences.slice(i, i + 4), weights.slice(i, i + 4));
+      for (let i = 0; i < sequences.length; i += chunk) await trainer.accumulate(sequences.slice(i, i + chunk), weights.slice(i, i + chunk));
       return trainer.step(1e-5, 1);
     });
     const tokens = sequences.reduce((a, s) => a + s.length, 0);
@@ -145,12 +191,17 @@ async function grpoStep(model: LanguageModel, runtime: Runtime, mode: 'lora' | '
     const totalSeconds = sample.seconds + score.seconds + update.seconds;
     const bytes = (p: { traffic: { feedBytes: number; fetchBytes: number } }) => p.traffic.feedBytes + p.traffic.fetchBytes;
     return {
+      provider: runtime.provider,
+      model: label,
+      parameters: params,
       mode,
       trainableParameters: trainable,
+      sequences: sequences.length,
       tokens,
       seconds: { sample: sample.seconds, score: score.seconds, update: update.seconds, total: totalSeconds },
       updateTflops: flops / update.seconds / 1e12,
-      mfu: peakTflops > 0 ? flops / update.seconds / 1e12 / peakTflops : null,
+      // Peak FLOP/s is the GPU's; a CPU-provider step gets no MFU.
+      mfu: peakTflops > 0 && runtime.provider !== 'cpu' ? flops / update.seconds / 1e12 / peakTflops : null,
       gradNorm: update.value.gradNorm,
       busBytes: { sample: bytes(sample), score: bytes(score), update: bytes(update), total: bytes(sample) + bytes(score) + bytes(update) },
     };
@@ -170,59 +221,135 @@ async function timed(name: string, f: () => Promise<unknown>): Promise<CheckResu
   }
 }
 
+const seconds = (x: number): string => x.toFixed(x < 10 ? 2 : 1);
+
+/** One row per GRPO-step check: the phases side by side, so providers compare at a glance. */
+function stepTable(results: readonly CheckResult[]): string[] {
+  const rows = results.filter((c) => c.ok && isGrpoStep(c.result)).map((c) => {
+    const r = c.result as GrpoStepResult;
+    const mfu = r.mfu === null ? '–' : `${(r.mfu * 100).toFixed(2)}%`;
+    return `| ${c.name} | ${r.provider} | ${r.model} (${(r.parameters / 1e6).toFixed(2)}M) | ${r.mode} | ${r.sequences} × ${r.tokens / r.sequences} | ${seconds(r.seconds.sample)} | ${seconds(r.seconds.score)} | ${seconds(r.seconds.update)} | **${seconds(r.seconds.total)}** | ${r.updateTflops.toFixed(3)} | ${mfu} | ${(r.busBytes.total / 1e6).toFixed(1)} |`;
+  });
+  if (rows.length === 0) return [];
+  return [
+    '| check | provider | model | tuning | sequences × tokens | sample s | score s | update s | step s | update TFLOP/s | MFU | bus MB |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ];
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       provider: { type: 'string', default: 'webgpu' },
       shape: { type: 'string', default: 'qwen3-0.6b' },
+      'grpo-shape': { type: 'string' },
       out: { type: 'string', default: 'gpu-check-out' },
       'new-tokens': { type: 'string', default: '32' },
       'peak-tflops': { type: 'string', default: '0' },
+      'budget-seconds': { type: 'string', default: '0' },
       only: { type: 'string' },
     },
   });
   const provider = values.provider as ProviderName;
-  const shape = SHAPES[values.shape];
-  if (!shape) throw new RangeError(`--shape must be one of ${Object.keys(SHAPES).join(', ')}`);
+  const shapeName = values.shape;
+  const grpoShapeName = values['grpo-shape'] ?? shapeName;
+  for (const name of [shapeName, grpoShapeName]) {
+    if (!SHAPES[name]) throw new RangeError(`--shape and --grpo-shape must be one of ${Object.keys(SHAPES).join(', ')}`);
+  }
   const newTokens = Number(values['new-tokens']);
   const peak = Number(values['peak-tflops']);
+  const budget = Number(values['budget-seconds']);
   const only = values.only?.split(',');
+  const names = ['parity', 'decode', 'demo-step', 'demo-step-cpu', 'grpo-lora', 'grpo-full', 'grpo-lora-cpu', 'grpo-full-cpu'];
+  const unknown = only?.filter((n) => !names.includes(n)) ?? [];
+  if (unknown.length > 0) throw new RangeError(`--only: unknown check ${unknown.join(', ')} (checks: ${names.join(', ')})`);
   const want = (n: string) => !only || only.includes(n);
   mkdirSync(values.out, { recursive: true });
   const root = mkdtempSync(join(tmpdir(), 'gpu-check-'));
+  const started = performance.now();
   const results: CheckResult[] = [];
+  let running: { name: string; since: number } | undefined;
+  const write = (): void => {
+    const report = { provider, shape: shapeName, grpoShape: grpoShapeName, newTokens, peakTflops: peak, budgetSeconds: budget, results };
+    writeFileSync(join(values.out, 'gpu-check.json'), JSON.stringify(report, null, 2));
+    writeFileSync(join(values.out, 'gpu-check.md'), [
+      `# gpu-check: provider ${provider}; decode on ${shapeName}, GRPO step on ${grpoShapeName} (random fp32 weights), demo step on models/tiny-sql`,
+      '',
+      ...stepTable(results),
+      ...results.map((c) => `## ${c.name} — ${c.ok ? 'ok' : 'FAILED'} (${c.seconds.toFixed(1)} s)\n\n\`\`\`\n${c.ok ? JSON.stringify(c.result, null, 2) : c.error}\n\`\`\`\n`),
+    ].join('\n'));
+  };
+  // The report is rewritten after every check: a check that ends the process (a native abort)
+  // leaves the earlier checks' results on disk.
+  const record = (r: CheckResult): void => {
+    results.push(r);
+    write();
+  };
+  const check = async (name: string, f: () => Promise<unknown>): Promise<void> => {
+    if (!want(name)) return;
+    running = { name, since: performance.now() };
+    record(await timed(name, f));
+    running = undefined;
+  };
+  // The bound: a check that has not finished when the budget is spent cannot be cancelled inside
+  // onnxruntime, so record it as unfinished and exit; the finished checks are already on disk.
+  const watchdog = budget > 0 ? setTimeout(() => {
+    const name = running?.name ?? '(between checks)';
+    const ran = running ? (performance.now() - running.since) / 1000 : 0;
+    results.push({ name, ok: false, seconds: ran, error: `not finished after ${ran.toFixed(1)} s: --budget-seconds ${budget} spent` });
+    write();
+    process.stderr.write(`gpu-check: budget of ${budget} s spent during ${name}\n`);
+    process.exit(3);
+  }, budget * 1000) : undefined;
   try {
-    const small = join(root, 'parity');
-    await createTinyModel(small, { seed: 0, ...SHAPES['small']! });
-    let parameters = 0;
-    // The report is rewritten after every check: a check that ends the process (a native abort)
-    // leaves the earlier checks' results on disk.
-    const record = (r: CheckResult): void => {
-      results.push(r);
-      const report = { provider, shape: values.shape, parameters, newTokens, peakTflops: peak, results };
-      writeFileSync(join(values.out, 'gpu-check.json'), JSON.stringify(report, null, 2));
-      writeFileSync(join(values.out, 'gpu-check.md'), [
-        `# gpu-check: provider ${provider}, shape ${values.shape} (${(parameters / 1e6).toFixed(1)} M parameters, random fp32 weights)`,
-        '',
-        ...results.map((c) => `## ${c.name} — ${c.ok ? 'ok' : 'FAILED'} (${c.seconds.toFixed(1)} s)\n\n\`\`\`\n${c.ok ? JSON.stringify(c.result, null, 2) : c.error}\n\`\`\`\n`),
-      ].join('\n'));
-    };
-    if (want('parity')) record(await timed('parity', () => parity(small, provider)));
-    const dir = join(root, 'shape');
-    await createTinyModel(dir, { seed: 0, ...shape });
-    const model = await loadModel(dir);
-    parameters = model.parameterCount();
+    if (want('parity')) {
+      const small = join(root, 'parity');
+      await createTinyModel(small, { seed: 0, ...SHAPES['small']! });
+      await check('parity', () => parity(small, provider));
+    }
     const runtime = await Runtime.create({ provider });
+    // The CPU baseline runs in the same process on the same machine, created only when asked for.
+    let cpuRuntime: Runtime | undefined;
+    const cpu = async (): Promise<Runtime> => (cpuRuntime ??= await Runtime.create({ provider: 'cpu' }));
     try {
-      if (want('decode')) record(await timed('decode', () => decode(model, runtime, newTokens)));
-      if (want('grpo-lora')) record(await timed('grpo-lora', () => grpoStep(model, runtime, 'lora', newTokens, peak)));
-      if (want('grpo-full')) record(await timed('grpo-full', () => grpoStep(model, runtime, 'full', newTokens, peak)));
+      if (want('decode')) {
+        running = { name: `decode: creating the ${shapeName} model`, since: performance.now() };
+        const dir = join(root, 'shape');
+        await createTinyModel(dir, { seed: 0, ...SHAPES[shapeName]! });
+        const model = await loadModel(dir);
+        await check('decode', () => decode(model, runtime, newTokens));
+      }
+      if (want('demo-step') || want('demo-step-cpu')) {
+        const demo = await loadModel(join(packageRoot(), 'models', 'tiny-sql'));
+        // examples/grpo-sql/config.json: numGenerations 8, questionsPerStep 2, maxNewTokensPerTurn 64,
+        // temperature 0.85, gradAccumulation 1 (the default), full tuning (no model.lora).
+        const plan: StepPlan = { mode: 'full', groups: 2, groupSize: 8, promptLength: 48, newTokens: 64, temperature: 0.85, microBatches: 1 };
+        await check('demo-step', () => grpoStep(demo, 'tiny-sql', runtime, plan, peak));
+        await check('demo-step-cpu', async () => grpoStep(demo, 'tiny-sql', await cpu(), plan, peak));
+      }
+      const grpoChecks = ['grpo-lora', 'grpo-full', 'grpo-lora-cpu', 'grpo-full-cpu'];
+      if (grpoChecks.some(want)) {
+        running = { name: `grpo: creating the ${grpoShapeName} model`, since: performance.now() };
+        const dir = join(root, 'grpo-shape');
+        await createTinyModel(dir, { seed: 0, ...SHAPES[grpoShapeName]! });
+        const model = await loadModel(dir);
+        const plan = (mode: 'lora' | 'full'): StepPlan => ({ mode, groups: 4, groupSize: 4, promptLength: 48, newTokens, temperature: 1, microBatches: 4 });
+        await check('grpo-lora', () => grpoStep(model, grpoShapeName, runtime, plan('lora'), peak));
+        await check('grpo-full', () => grpoStep(model, grpoShapeName, runtime, plan('full'), peak));
+        await check('grpo-lora-cpu', async () => grpoStep(model, grpoShapeName, await cpu(), plan('lora'), peak));
+        await check('grpo-full-cpu', async () => grpoStep(model, grpoShapeName, await cpu(), plan('full'), peak));
+      }
     } finally {
       await runtime.close();
+      await cpuRuntime?.close();
     }
     if (results.length > 0) console.log(readFileSync(join(values.out, 'gpu-check.md'), 'utf8'));
+    process.stderr.write(`gpu-check: ${results.length} checks in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     process.exitCode = results.every((r) => r.ok) ? 0 : 1;
   } finally {
+    clearTimeout(watchdog);
     rmSync(root, { recursive: true, force: true });
   }
 }

@@ -12,7 +12,11 @@
 #                                      # (default $OUT); without a WebGPU adapter, collect why.
 #
 # Device call (one command): scripts/gpu-check.sh run   with carry [".gpu-carry"].
-# Environment: GPU_CHECK_PROVIDER (webgpu), GPU_CHECK_SHAPE (qwen3-0.6b), GPU_CHECK_TOKENS (32),
+# Environment: GPU_CHECK_PROVIDER (webgpu), GPU_CHECK_SHAPE (qwen3-0.6b: the decode check's model),
+# GPU_CHECK_GRPO_SHAPE (the GRPO step's model; default GPU_CHECK_SHAPE), GPU_CHECK_TOKENS (32),
+# GPU_CHECK_ONLY (comma-separated checks of bench/gpu-check.ts; default all),
+# GPU_CHECK_BUDGET (seconds for all checks; 0 = unbounded: a check still running then is recorded
+# as unfinished, so a device call's time limit still returns the finished ones),
 # GPU_CHECK_DEMO (1: run the demo), GPU_CHECK_LOCAL (1: use this machine's node and node_modules —
 # how the script's own logic is tested on a machine without a GPU).
 set -uo pipefail
@@ -123,7 +127,11 @@ run_checks() {
     nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 250 > "$out/memory-samples.txt" 2>/dev/null &
     sampler=$!
   fi
-  "$node" dist/bench/gpu-check.js --provider "$provider" --shape "${GPU_CHECK_SHAPE:-qwen3-0.6b}" --new-tokens "${GPU_CHECK_TOKENS:-32}" --peak-tflops "$peak" --out "$out" 2>&1 | tee "$out/gpu-check.log"
+  local shape="${GPU_CHECK_SHAPE:-qwen3-0.6b}"
+  local args=(--provider "$provider" --shape "$shape" --grpo-shape "${GPU_CHECK_GRPO_SHAPE:-$shape}"
+    --new-tokens "${GPU_CHECK_TOKENS:-32}" --peak-tflops "$peak" --budget-seconds "${GPU_CHECK_BUDGET:-0}" --out "$out")
+  if [ -n "${GPU_CHECK_ONLY:-}" ]; then args+=(--only "$GPU_CHECK_ONLY"); fi
+  "$node" dist/bench/gpu-check.js "${args[@]}" 2>&1 | tee "$out/gpu-check.log"
   local rc=${PIPESTATUS[0]}
   if [ "${GPU_CHECK_DEMO:-1}" = 1 ]; then
     ( time "$node" dist/examples/grpo-sql/demo.js --quick --device "$provider" --run-dir /tmp/gpu-check-demo ) > "$out/demo.log" 2>&1 || rc=1

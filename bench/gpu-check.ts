@@ -301,6 +301,8 @@ async function main(): Promise<void> {
     results.push({ name, ok: false, seconds: ran, error: `not finished after ${ran.toFixed(1)} s: --budget-seconds ${budget} spent` });
     write();
     process.stderr.write(`gpu-check: budget of ${budget} s spent during ${name}\n`);
+    // process.exit skips the finally below: remove the random model directories (2.4 GB at 0.6B) here.
+    rmSync(root, { recursive: true, force: true });
     process.exit(3);
   }, budget * 1000) : undefined;
   try {

@@ -7,7 +7,8 @@
  *
  * 1. parity: log-probs and full-tuning gradients of a random Qwen3 directory on `--provider`
  *    against CPU, fp32 (max absolute and relative differences);
- * 2. decode tokens/s at batch 1 and 16 on the `--shape` model (random weights);
+ * 2. decode tokens/s at batch 1 and 16 on the `--shape` model (random weights), sampling on the
+ *    device and on the host; `linear-forms`: Gemm(transB) against MatMul(Transpose(W)) alone;
  * 3. one GRPO step, LoRA and full tuning, of the `--grpo-shape` model (default `--shape`): 16
  *    sampled completions (4 prompts × 4) of `--new-tokens`, scoring, gradient accumulation over 4
  *    micro-batches, clip + AdamW — with time per phase (sample, score, update), MFU of the update
@@ -32,7 +33,7 @@ import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/base/package-root.js';
 import { Rng } from '../src/base/rng.js';
 import { LoraAdapter, Policy, createTinyModel, loadModel, type GenerationTimings, type LanguageModel, type TinyModelOptions } from '../src/lm/index.js';
-import { Runtime, type ProviderName, type SessionStats } from '../src/onnx/index.js';
+import { Graph, Runtime, hostTensor, ops, type ProviderName, type SessionStats } from '../src/onnx/index.js';
 
 const SHAPES: Record<string, TinyModelOptions> = {
   small: { arch: 'qwen3', layers: 2, hidden: 128, heads: 4, kvHeads: 2 },
@@ -120,35 +121,104 @@ async function parity(dir: string, provider: ProviderName): Promise<unknown> {
   };
   const [got, ref] = [await run(provider), await run('cpu')];
   const lp = maxDifferences(got.logprobs, ref.logprobs);
+  // The sampling head on the provider: greedy tokens as the CPU's host walk picks them, and drawn
+  // tokens' log-probs as scoring their sequences gives them.
+  const prompts = randomSequences(model, 4, 12, 2);
+  const generated = async (p: ProviderName, sampleOnDevice: boolean, temperature: number) => {
+    const policy = await Policy.create(model, { provider: p, train: 'none' });
+    try {
+      const out = await policy.generate(prompts, { maxTokens: 16, temperature, seed: 5, stopTokenIds: [], sampleOnDevice });
+      const scored = await policy.logprobs(out.map((g) => [...g.promptTokenIds, ...g.tokenIds]));
+      return { tokens: out.map((g) => g.tokenIds), logprobs: out.flatMap((g) => g.logprobs), scored: scored.flatMap((s, i) => [...s.slice(out[i]!.promptTokenIds.length)]) };
+    } finally {
+      await policy.close();
+    }
+  };
+  const greedyDevice = await generated(provider, true, 0);
+  const greedyHost = await generated('cpu', false, 0);
+  const drawn = await generated(provider, true, 1);
+  const samplingHead = {
+    greedyTokensEqualCpu: JSON.stringify(greedyDevice.tokens) === JSON.stringify(greedyHost.tokens),
+    drawnLogprobsVsScoring: maxDifferences(drawn.logprobs, drawn.scored),
+    distinctDrawnRows: new Set(drawn.tokens.map((t) => t.join(','))).size,
+  };
   let worst = { name: '', maxAbs: 0, maxRel: 0 };
   for (const [name, g] of ref.gradients) {
     const d = maxDifferences(got.gradients.get(name)!.data, g.data);
     if (d.maxRel > worst.maxRel) worst = { name, ...d };
   }
-  return { provider, tokens: sequences.length * 47, logprobs: lp, worstGradient: worst, parameters: ref.gradients.size };
+  return { provider, tokens: sequences.length * 47, logprobs: lp, worstGradient: worst, parameters: ref.gradients.size, samplingHead };
 }
 
-/** Check 2: decode throughput at batch 1 and 16. */
+/** Check 2: decode throughput at batch 1 and 16, sampling at temperature 1 on the device and on the host. */
 async function decode(model: LanguageModel, runtime: Runtime, newTokens: number): Promise<unknown> {
   const policy = await Policy.create(model, { runtime, train: 'none' });
   const out: Record<string, unknown> = {};
   try {
     for (const batch of [1, 16]) {
-      const prompts = randomSequences(model, batch, 32, batch);
-      const options = { temperature: 0, stopTokenIds: [] };
-      await policy.generate(prompts.map((p) => p.slice(0, 4)), { ...options, maxTokens: 2 }); // compile + warm-up
-      let timings: GenerationTimings | undefined;
-      const before = totals(runtime);
-      await policy.generate(prompts, { ...options, maxTokens: newTokens + 1, onTimings: (t) => (timings = t) });
-      const traffic = diff(before, totals(runtime));
-      out[`batch${batch}`] = {
-        decodeTokensPerSecond: (batch * timings!.decodeSteps) / (timings!.decodeMs / 1000),
-        prefillTokensPerSecond: (batch * 32) / (timings!.prefillMs / 1000),
-        hostBytesPerDecodeStep: traffic.feedBytes / Math.max(1, timings!.decodeSteps + 1),
-      };
+      for (const sampleOnDevice of [true, false]) {
+        const prompts = randomSequences(model, batch, 32, batch);
+        const options = { temperature: 1, seed: 1, stopTokenIds: [], sampleOnDevice };
+        await policy.generate(prompts.map((p) => p.slice(0, 4)), { ...options, maxTokens: 2 }); // compile + warm-up
+        let timings: GenerationTimings | undefined;
+        const before = totals(runtime);
+        await policy.generate(prompts, { ...options, maxTokens: newTokens + 1, onTimings: (t) => (timings = t) });
+        const traffic = diff(before, totals(runtime));
+        const passes = timings!.decodeSteps + 1;
+        out[`batch${batch}-${sampleOnDevice ? 'device' : 'host'}-sampling`] = {
+          decodeTokensPerSecond: (batch * timings!.decodeSteps) / (timings!.decodeMs / 1000),
+          decodeMsPerStep: timings!.decodeMs / timings!.decodeSteps,
+          prefillTokensPerSecond: (batch * 32) / (timings!.prefillMs / 1000),
+          hostBytesFedPerPass: traffic.feedBytes / passes,
+          hostBytesFetchedPerPass: traffic.fetchBytes / passes,
+        };
+      }
     }
   } finally {
     await policy.close();
+  }
+  return out;
+}
+
+/**
+ * Check 2b: a linear layer with a PyTorch-layout [out, in] weight, in the two forms a graph can
+ * write it — `Gemm(x, W, transB)` (what src/lm's graphs use) and `MatMul(x, Transpose(W))` (what they
+ * used before; onnxruntime fuses it on CPU and CUDA but not on WebGPU) — at a decode batch (16 rows)
+ * and a scoring batch (1,280 rows), for a 1024 → 3072 projection and a 1024 → 151,936 LM head.
+ * Inputs resident, the output summed in the graph (nothing large crosses the bus); median of 5 runs.
+ */
+async function linearForms(runtime: Runtime): Promise<unknown> {
+  const out: Record<string, unknown> = {};
+  const fill = (n: number, seed: number): Float32Array => {
+    const a = new Float32Array(n);
+    let x = seed;
+    for (let i = 0; i < n; i++) a[i] = ((x = (x * 1103515245 + 12345) >>> 0) / 2 ** 32 - 0.5) * 0.05;
+    return a;
+  };
+  for (const [label, outFeatures] of [['projection 1024→3072', 3072], ['LM head 1024→151936', 151_936]] as const) {
+    const { w } = await runtime.upload({ w: hostTensor('float32', [outFeatures, 1024], fill(outFeatures * 1024, 1)) });
+    for (const rows of [16, 1280]) {
+      const { x } = await runtime.upload({ x: hostTensor('float32', [rows, 1024], fill(rows * 1024, 2)) });
+      const build = (form: 'gemm' | 'matmul'): Graph => {
+        const g = new Graph(`linear-${form}`);
+        const xs = g.input('x', 'float32', [rows, 1024]);
+        const ws = g.input('w', 'float32', [outFeatures, 1024]);
+        const y = form === 'gemm' ? ops.gemm(xs, ws, undefined, { transB: true }) : ops.matmul(xs, ops.transpose(ws));
+        g.output(ops.reduceSum(y), 'sum');
+        return g;
+      };
+      const sessions = { gemm: await runtime.session(build('gemm')), matmul: await runtime.session(build('matmul')) };
+      const times: Record<'gemm' | 'matmul', number[]> = { gemm: [], matmul: [] };
+      for (let r = 0; r < 7; r++) {
+        for (const form of ['gemm', 'matmul'] as const) {
+          const t0 = performance.now();
+          await sessions[form].run({ x: x!, w: w! });
+          if (r >= 2) times[form].push(performance.now() - t0);
+        }
+      }
+      const median = (a: number[]): number => [...a].sort((p, q) => p - q)[Math.floor(a.length / 2)]!;
+      out[`${label}, ${rows} rows`] = { gemmTransBMs: median(times.gemm), matmulTransposeMs: median(times.matmul) };
+    }
   }
   return out;
 }
@@ -262,7 +332,7 @@ async function main(): Promise<void> {
   const peak = Number(values['peak-tflops']);
   const budget = Number(values['budget-seconds']);
   const only = values.only?.split(',');
-  const names = ['parity', 'decode', 'demo-step', 'demo-step-cpu', 'grpo-lora', 'grpo-full', 'grpo-lora-cpu', 'grpo-full-cpu'];
+  const names = ['parity', 'decode', 'linear-forms', 'demo-step', 'demo-step-cpu', 'grpo-lora', 'grpo-full', 'grpo-lora-cpu', 'grpo-full-cpu'];
   const unknown = only?.filter((n) => !names.includes(n)) ?? [];
   if (unknown.length > 0) throw new RangeError(`--only: unknown check ${unknown.join(', ')} (checks: ${names.join(', ')})`);
   const want = (n: string) => !only || only.includes(n);
@@ -323,6 +393,7 @@ async function main(): Promise<void> {
         const model = await loadModel(dir);
         await check('decode', () => decode(model, runtime, newTokens));
       }
+      await check('linear-forms', () => linearForms(runtime));
       if (want('demo-step') || want('demo-step-cpu')) {
         const demo = await loadModel(join(packageRoot(), 'models', 'tiny-sql'));
         // examples/grpo-sql/config.json: numGenerations 8, questionsPerStep 2, maxNewTokensPerTurn 64,

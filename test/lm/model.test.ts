@@ -137,6 +137,24 @@ describe('generation', () => {
     expect(new Set(grouped.map((g) => g.tokenIds.length)).size).toBeGreaterThan(1);
   });
 
+  it('samples on the device (the sampling head) as the host does: greedy token for token, draws scored as their sequences score', async () => {
+    const host = await policy.generate(prompts(), { maxTokens: 16, temperature: 0, stopTokenIds: [] });
+    const device = await policy.generate(prompts(), { maxTokens: 16, temperature: 0, stopTokenIds: [], sampleOnDevice: true });
+    device.forEach((g, i) => {
+      expect(g.tokenIds).toEqual(host[i]!.tokenIds);
+      close(g.logprobs, host[i]!.logprobs, 1e-4);
+    });
+    const [p, q] = prompts() as [number[], number[]];
+    const batch = [p, p, q, q];
+    const drawn = await policy.generate(batch, { maxTokens: 12, temperature: 0.9, seed: 3, stopTokenIds: [], sampleOnDevice: true });
+    const again = await policy.generate(batch, { maxTokens: 12, temperature: 0.9, seed: 3, stopTokenIds: [], sampleOnDevice: true });
+    expect(drawn.map((g) => g.tokenIds)).toEqual(again.map((g) => g.tokenIds));
+    expect(new Set(drawn.map((g) => g.tokenIds.join(','))).size).toBeGreaterThan(2);
+    const scored = await policy.logprobs(drawn.map((g) => [...g.promptTokenIds, ...g.tokenIds]));
+    drawn.forEach((g, i) => close(g.logprobs, scored[i]!.slice(g.promptTokenIds.length), 1e-4));
+    await expect(policy.generate([p], { maxTokens: 2, topK: 5, sampleOnDevice: true })).rejects.toThrow(/sampleOnDevice: false/);
+  });
+
   it('sharedRows maps rows to their distinct prompts, and finds nothing to share among distinct ones', () => {
     expect(sharedRows([[1, 2], [3], [1, 2]])).toEqual({ prompts: [[1, 2], [3]], rowOf: [0, 1, 0] });
     expect(sharedRows([[1, 2], [1], [2, 1]])).toBeUndefined();

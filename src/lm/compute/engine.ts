@@ -139,14 +139,14 @@ export class ModelEngine {
     );
   }
 
-  /** The prefill graph (no KV cache in, cache out; the cache stays resident). */
-  prefill(lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`prefill:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: false, ...(lora ? { lora } : {}) }), () => this.cacheOutputs());
+  /** The prefill graph (no KV cache in, cache out; the cache stays resident). With `sampler`, it draws the next token itself. */
+  prefill(lora?: LoraConfig, sampler = false): Promise<CompiledGraph> {
+    return this.compile(`prefill:${sampler}:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: false, sampler, ...(lora ? { lora } : {}) }), () => this.cacheOutputs());
   }
 
-  /** The decode graph (KV cache in and out, resident between steps). */
-  decode(lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`decode:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: true, ...(lora ? { lora } : {}) }), () => this.cacheOutputs());
+  /** The decode graph (KV cache in and out, resident between steps). With `sampler`, it draws the next token itself. */
+  decode(lora?: LoraConfig, sampler = false): Promise<CompiledGraph> {
+    return this.compile(`decode:${sampler}:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: true, sampler, ...(lora ? { lora } : {}) }), () => this.cacheOutputs());
   }
 
   /** The decode graph after a prompt's cache (`prefix.N.*`, the same every step; see `buildStepGraph`). */

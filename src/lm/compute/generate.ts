@@ -5,6 +5,8 @@ import { attentionBias, checkTokenIds, gatherRows, packLeft, positionsFromMask, 
 import type { ModelEngine, WeightSource } from './engine.js';
 import { continuationBatch, PromptCache, rowCaches, type ContinuationBatch, type SplitCache } from './prompt-cache.js';
 import { TokenSampler, type SamplingOptions } from './sampling.js';
+import { SAMPLING_IO } from '../graph/sampling-head.js';
+import { LmError } from '../errors.js';
 
 /** Options of text generation. */
 export interface GenerateOptions extends SamplingOptions, WeightSource {
@@ -34,6 +36,14 @@ export interface GenerateOptions extends SamplingOptions, WeightSource {
   readonly continueFrom?: readonly (PromptCache | undefined)[];
   /** Receives wall-clock timings of the call (for throughput metrics). */
   readonly onTimings?: (timings: GenerationTimings) => void;
+  /**
+   * Draw tokens inside the graph (`appendSamplingHead`): each step returns a token and its
+   * log-probability a row instead of the logits. Default: on GPU providers, where the logits would
+   * cross the bus at every step; the CPU provider samples on the host, in float64. In float32 the
+   * draw follows the same distribution but not the same tokens for a seed. Not with `topK`/`topP`
+   * (the head draws from the whole distribution), nor with `keepCache`/`continueFrom`.
+   */
+  readonly sampleOnDevice?: boolean;
 }
 
 /** Where the time of one generation call went. */
@@ -105,10 +115,15 @@ export async function generateTokens(
   const B = rows.length;
   const lora = options.adapter?.config;
   const useCache = options.kvCache ?? true;
-  const prefill = await engine.prefill(lora);
+  const temperature = options.temperature ?? 1;
+  const truncated = (options.topK ?? 0) > 0 || (options.topP ?? 1) < 1;
+  const onDevice = options.sampleOnDevice ?? (engine.runtime.provider !== 'cpu' && !truncated);
+  if (onDevice && truncated) throw new LmError('sampleOnDevice draws from the whole distribution: drop topK/topP, or set sampleOnDevice: false to sample on the host');
+  const prefill = await engine.prefill(lora, onDevice);
   // On CPU the prompt's cache is split off after the prefill and fed as it is to every decode step
-  // (no per-step copy of it); only the generated tokens' cache grows. Host slicing, so CPU only.
-  const onHost = useCache && engine.runtime.provider === 'cpu' && Math.max(...prompts.map((p) => p.length)) >= 2;
+  // (no per-step copy of it); only the generated tokens' cache grows. Host slicing, so CPU only,
+  // and only with host sampling (those decode graphs output logits).
+  const onHost = !onDevice && useCache && engine.runtime.provider === 'cpu' && Math.max(...prompts.map((p) => p.length)) >= 2;
   // A next turn whose every row continues a cache runs only its new tokens (prompt-cache.ts).
   const continueFrom = options.continueFrom;
   const continued = onHost && continueFrom !== undefined && continueFrom.length === B && rows.every((r, b) => continueFrom[b]?.continues(r.prompt, engine) === true)
@@ -121,7 +136,7 @@ export async function generateTokens(
   // is itself the decode's fixed prefix, one per group, read by all of a group's rows at once:
   // no per-row copy of it, and a quarter of the prefix reads per step for groups of four.
   const grouped = shared !== undefined && consecutiveGroups(shared.rowOf, shared.prompts.length);
-  const decode = useCache ? await (grouped ? engine.decodeAfterGroupPrefix(lora) : onHost ? engine.decodeAfterPrefix(lora) : engine.decode(lora)) : undefined;
+  const decode = useCache ? await (grouped ? engine.decodeAfterGroupPrefix(lora) : onHost ? engine.decodeAfterPrefix(lora) : engine.decode(lora, onDevice)) : undefined;
   const weightFeeds = await engine.weightFeeds(prefill.built, options);
   const continuation = continued ? continuationBatch(continued, rows.map((r) => r.prompt), padId, numLayers) : undefined;
   const packed = continuation ? { length: continuation.pastLength + continuation.newLength, ids: continuation.ids, mask: continuation.mask } : packLeft(shared ? shared.prompts : rows.map((r) => r.prompt), padId);
@@ -130,8 +145,29 @@ export async function generateTokens(
   let mask = packed.mask;
   let cache: Record<string, OrtTensor | OnnxHostTensor> | undefined;
   const lastPosition = rows.map((r) => r.prompt.length - 1);
+  // Device sampling: the uniform numbers of the draw a run makes, one per unfinished row in row
+  // order (the host walk's order), none at temperature 0 (the greedy outputs are read then).
+  const samplingFeeds = (): Record<string, OnnxHostTensor> => {
+    if (!onDevice) return {};
+    const u = new Float32Array(B);
+    if (temperature > 0) rows.forEach((row, b) => (u[b] = row.finish ? 0 : rng.float()));
+    return {
+      [SAMPLING_IO.uniform]: onnxTensor('float32', [B], u),
+      [SAMPLING_IO.inverseTemperature]: onnxTensor('float32', [1], new Float32Array([temperature > 0 ? 1 / temperature : 1])),
+    };
+  };
+  // What a run gives the next draw: logits to sample on the host, or the device's draws.
+  type Draws = Float32Array | { tokens: BigInt64Array; logprobs: Float32Array };
+  const draws = (out: Record<string, OrtTensor | OnnxHostTensor>): Draws => {
+    if (!onDevice) return out[GRAPH_IO.logits]!.data as Float32Array;
+    const greedy = temperature <= 0;
+    return {
+      tokens: out[greedy ? SAMPLING_IO.greedyToken : SAMPLING_IO.token]!.data as BigInt64Array,
+      logprobs: out[greedy ? SAMPLING_IO.greedyLogprob : SAMPLING_IO.logprob]!.data as Float32Array,
+    };
+  };
 
-  const runFull = async (): Promise<Float32Array> => {
+  const runFull = async (): Promise<Draws> => {
     const n = ids.length / length;
     const { cos, sin } = rope.tables(positionsFromMask(mask, n, length));
     const out = await prefill.session.run({
@@ -139,15 +175,16 @@ export async function generateTokens(
       [GRAPH_IO.cos]: onnxTensor('float32', [n, length, headDim], cos),
       [GRAPH_IO.sin]: onnxTensor('float32', [n, length, headDim], sin),
       [GRAPH_IO.attentionBias]: onnxTensor('float32', [n, 1, length, length], attentionBias(mask, n, length, 0)),
+      ...samplingFeeds(),
       ...weightFeeds,
     });
     releaseCache(cache);
     cache = out;
-    return out[GRAPH_IO.logits]!.data as Float32Array;
+    return draws(out);
   };
 
   // The continued batch's first pass: its new tokens after the caches, through the decode graph.
-  const runContinuation = async (batch: NonNullable<typeof continuation>): Promise<Float32Array> => {
+  const runContinuation = async (batch: NonNullable<typeof continuation>): Promise<Draws> => {
     const extend = await engine.decode(lora);
     const T = batch.newLength;
     const positions = positionsFromMask(mask, B, length);
@@ -166,15 +203,15 @@ export async function generateTokens(
       feeds[GRAPH_IO.pastValue(l)] = kv.value;
     });
     cache = await extend.session.run(feeds);
-    return cache[GRAPH_IO.logits]!.data as Float32Array;
+    return draws(cache);
   };
 
   const started = performance.now();
-  let logits = continuation ? await runContinuation(continuation) : await runFull();
+  let next = continuation ? await runContinuation(continuation) : await runFull();
   let prefixFeeds: Record<string, OrtTensor> = {};
-  if (shared) {
+  if (shared && next instanceof Float32Array) {
     const { rowOf } = shared;
-    logits = gatherRows(logits, rowOf, logits.length / shared.prompts.length);
+    next = gatherRows(next, rowOf, next.length / shared.prompts.length);
     ids = gatherRows(ids, rowOf, length);
     mask = gatherRows(mask, rowOf, length);
   }
@@ -193,18 +230,20 @@ export async function generateTokens(
   const prefillTokens = (shared ? shared.prompts.length : B) * (continuation ? continuation.newLength : packed.length);
   let decodeSteps = 0;
   for (let step = 0; step < maxTokens; step++) {
-    const vocab = logits.length / B;
-    const next: number[] = [];
+    const drawn = next;
+    const draw = drawn instanceof Float32Array
+      ? (b: number) => sampler.draw(drawn.subarray(b * (drawn.length / B), (b + 1) * (drawn.length / B)), options, rng)
+      : (b: number) => ({ token: Number(drawn.tokens[b]!), logprob: drawn.logprobs[b]! });
+    const tokens: number[] = [];
     rows.forEach((row, b) => {
       if (row.finish) {
-        next.push(padId);
+        tokens.push(padId);
         return;
       }
-      const rowLogits = logits.subarray(b * vocab, (b + 1) * vocab);
-      const { token, logprob } = sampler.draw(rowLogits, options, rng);
+      const { token, logprob } = draw(b);
       row.tokens.push(token);
       row.logprobs.push(logprob);
-      next.push(token);
+      tokens.push(token);
       if (stopIds.has(token)) {
         row.finish = 'stop_token';
         row.text = tokenizer.decode(row.tokens.slice(0, -1));
@@ -227,7 +266,7 @@ export async function generateTokens(
     for (let b = 0; b < B; b++) {
       nextIds.set(ids.subarray(b * length, (b + 1) * length), b * grown);
       nextMask.set(mask.subarray(b * length, (b + 1) * length), b * grown);
-      nextIds[b * grown + length] = BigInt(next[b]!);
+      nextIds[b * grown + length] = BigInt(tokens[b]!);
       nextMask[b * grown + length] = rows[b]!.finish ? 0 : 1;
     }
     ids = nextIds;
@@ -236,19 +275,20 @@ export async function generateTokens(
 
     decodeSteps++;
     if (!decode) {
-      logits = await runFull();
+      next = await runFull();
       continue;
     }
     const positions = new Int32Array(B);
     rows.forEach((row, b) => (positions[b] = row.finish ? 0 : ++lastPosition[b]!));
     const { cos, sin } = rope.tables(positions);
     const feeds: Record<string, OnnxHostTensor | OrtTensor> = {
-      [GRAPH_IO.inputIds]: onnxTensor('int64', [B, 1], BigInt64Array.from(next.map((t) => BigInt(t)))),
+      [GRAPH_IO.inputIds]: onnxTensor('int64', [B, 1], BigInt64Array.from(tokens.map((t) => BigInt(t)))),
       [GRAPH_IO.cos]: onnxTensor('float32', [B, 1, headDim], cos),
       [GRAPH_IO.sin]: onnxTensor('float32', [B, 1, headDim], sin),
       [GRAPH_IO.attentionBias]: grouped
         ? onnxTensor('float32', [B, 1, 1, length + 1], attentionBias(withMaskedColumn(mask, B, length, cacheLayout!.prefixColumns), B, 1, length))
         : onnxTensor('float32', [B, 1, 1, length], attentionBias(mask, B, 1, length - 1)),
+      ...samplingFeeds(),
       ...weightFeeds,
       ...prefixFeeds,
     };
@@ -259,7 +299,7 @@ export async function generateTokens(
     const out = await decode.session.run(feeds);
     releaseCache(cache);
     cache = out;
-    logits = out[GRAPH_IO.logits]!.data as Float32Array;
+    next = draws(out);
   }
   const caches = options.keepCache && cacheLayout && cache ? rowCaches({ ...cacheLayout, grown: cacheLayers(cache, numLayers, 'present') }, ids, mask, B, length, engine) : undefined;
   releaseCache(cache);

@@ -1,7 +1,7 @@
 import type { ModelConfig } from '../model/config.js';
 import { layerParam, projectionModule, type ProjectionName } from '../model/parameters.js';
 import { blockAttention, groupSharedAttention, loraLinear, swiGlu, type LoraTensors } from './layers.js';
-import { embedding, ops, rmsNorm, rope, type Tensor } from './onnx.js';
+import { embedding, linear, ops, rmsNorm, rope, type Dim, type Tensor } from './onnx.js';
 
 /** Key and value cache of one layer, each [B, K, S, D]. */
 export interface LayerCache {
@@ -31,6 +31,13 @@ export interface DecoderInputs {
    * once per step (see `groupSharedAttention`).
    */
   readonly prefixPerGroup?: boolean;
+  /**
+   * The pass runs a few rows (a decode step, T = 1): the projections read their weights as stored
+   * (`Gemm`), which on WebGPU saves a copy of every weight per run; passes over whole sequences
+   * multiply by the transposed weight, which WebGPU's MatMul kernel runs faster at many rows (see
+   * `linear`). The same numbers either way; on CPU onnxruntime fuses both into one product.
+   */
+  readonly fewRows?: boolean;
 }
 
 /** Where the decoder finds its weights: graph tensors by Hugging Face parameter name. */
@@ -61,20 +68,29 @@ export function buildDecoder(config: ModelConfig, weights: DecoderWeights, input
   const { numHeads: H, numKvHeads: K, headDim: D } = config;
   const cos = inputs.cos.unsqueeze([1]);
   const sin = inputs.sin.unsqueeze([1]);
-  let x = embedding(weights.weight('model.embed_tokens.weight'), inputs.inputIds);
+  // The residual stream is kept as rows, [B·T, E], so that a projection can be a 2-D Gemm that
+  // reads its [out, in] weight as stored (`fewRows`). Only attention needs [B, T, ·, D].
+  const product = inputs.fewRows ? 'gemm' : 'matmul';
+  const [batch, seq] = inputs.inputIds.shape as [Dim, Dim];
+  const rows = ops.shapeOf(inputs.inputIds);
+  const headsShape = (heads: number): Tensor => ops.concat([rows, inputs.inputIds.graph.int64s([heads, D])], 0);
+  const queryHeads = headsShape(H);
+  const kvHeads = headsShape(K);
+  const asHeads = (t: Tensor, shape: Tensor, heads: number): Tensor => ops.reshapeTo(t, shape, [batch, seq, heads, D]);
+  let x = embedding(weights.weight('model.embed_tokens.weight'), inputs.inputIds).reshape([-1, config.hiddenSize]);
   const present: LayerCache[] = [];
   for (let l = 0; l < config.numLayers; l++) {
     const w = (suffix: string): Tensor => weights.weight(layerParam(l, suffix));
     const proj = (input: Tensor, projection: ProjectionName, biased: boolean): Tensor => {
       const module = projectionModule(projection);
-      return loraLinear(input, w(`${module}.weight`), biased ? w(`${module}.bias`) : undefined, weights.lora?.(l, projection));
+      return loraLinear(input, w(`${module}.weight`), biased ? w(`${module}.bias`) : undefined, weights.lora?.(l, projection), product);
     };
 
     const h = rmsNorm(x, w('input_layernorm.weight'), config.rmsNormEps);
-    // [B, T, heads·D] → [B, T, heads, D]; per-head norms act here, before the transpose.
-    let q = proj(h, 'q_proj', config.qkvBias).reshape([0, 0, H, D]);
-    let k = proj(h, 'k_proj', config.qkvBias).reshape([0, 0, K, D]);
-    const v = proj(h, 'v_proj', config.qkvBias).reshape([0, 0, K, D]).transpose([0, 2, 1, 3]);
+    // [B·T, heads·D] → [B, T, heads, D]; per-head norms act here, before the transpose.
+    let q = asHeads(proj(h, 'q_proj', config.qkvBias), queryHeads, H);
+    let k = asHeads(proj(h, 'k_proj', config.qkvBias), kvHeads, K);
+    const v = asHeads(proj(h, 'v_proj', config.qkvBias), kvHeads, K).transpose([0, 2, 1, 3]);
     if (config.qkNorm) {
       q = rmsNorm(q, w('self_attn.q_norm.weight'), config.rmsNormEps);
       k = rmsNorm(k, w('self_attn.k_norm.weight'), config.rmsNormEps);
@@ -92,7 +108,7 @@ export function buildDecoder(config: ModelConfig, weights: DecoderWeights, input
       prefix && inputs.prefixPerGroup
         ? groupSharedAttention(q, prefix, [{ key: keys, value: values }], inputs.attentionBias, dims)
         : blockAttention(q, [...(prefix ? [prefix] : []), { key: keys, value: values }], inputs.attentionBias, dims);
-    const merged = attended.transpose([0, 2, 1, 3]).reshape([0, 0, H * D]);
+    const merged = attended.transpose([0, 2, 1, 3]).reshape([-1, H * D]);
     x = x.add(proj(merged, 'o_proj', config.oBias));
 
     const h2 = rmsNorm(x, w('post_attention_layernorm.weight'), config.rmsNormEps);
@@ -102,10 +118,12 @@ export function buildDecoder(config: ModelConfig, weights: DecoderWeights, input
         ...(lora?.(l, 'gate_proj') ? { gate: lora(l, 'gate_proj')! } : {}),
         ...(lora?.(l, 'up_proj') ? { up: lora(l, 'up_proj')! } : {}),
         ...(lora?.(l, 'down_proj') ? { down: lora(l, 'down_proj')! } : {}),
-      }),
+      }, product),
     );
   }
-  return { hidden: rmsNorm(x, weights.weight('model.norm.weight'), config.rmsNormEps), present };
+  const hidden = rmsNorm(x, weights.weight('model.norm.weight'), config.rmsNormEps);
+  const hiddenShape = ops.concat([rows, inputs.inputIds.graph.int64s([config.hiddenSize])], 0);
+  return { hidden: ops.reshapeTo(hidden, hiddenShape, [batch, seq, config.hiddenSize]), present };
 }
 
 /**
@@ -116,5 +134,7 @@ export function buildDecoder(config: ModelConfig, weights: DecoderWeights, input
  */
 export function lmHead(config: ModelConfig, weights: DecoderWeights, hidden: Tensor): Tensor {
   const head = weights.weight(config.tieWordEmbeddings ? 'model.embed_tokens.weight' : 'lm_head.weight');
-  return hidden.matmul(head.transpose([1, 0]));
+  // A step graph's last positions ([B, E]) are a few rows: read the largest weight as stored (see
+  // `linear`; 27 ms of copying per run at Qwen3's vocabulary). Scoring's [B, T, E] are many.
+  return linear(hidden, head, undefined, { outIn: true, product: hidden.rank === 2 ? 'gemm' : 'matmul' });
 }

@@ -4,6 +4,7 @@ import type { ModelConfig } from '../model/config.js';
 import { modelParameters, projectionShape, type ProjectionName } from '../model/parameters.js';
 import { buildDecoder, lmHead, type DecoderWeights, type LayerCache } from './decoder.js';
 import type { LoraTensors } from './layers.js';
+import { appendSamplingHead } from './sampling-head.js';
 import { Graph, appendGradientAccumulation, grad, logProbsAndEntropy, tokenLogProbs, type Tensor } from './onnx.js';
 import { LmError } from '../errors.js';
 
@@ -219,15 +220,17 @@ export function buildScoringGraph(config: ModelConfig, options: ScoringGraphOpti
  * then spans Q + P + T keys): a prompt's cache fed as it is to every step, while `present`
  * carries only the past and new positions. With `withPrefix: 'per-group'` the prefix is one cache
  * per group of consecutive rows, [U, K, Q, D] (rows b of group ⌊b / (B / U)⌋; every group the same
- * size): a prompt's cache read once per step by all the samples that continue it.
+ * size): a prompt's cache read once per step by all the samples that continue it. With `sampler`
+ * the graph draws the next token itself and outputs it with its log-probability instead of the
+ * logits (`appendSamplingHead`): what GPU providers run, so the logits never leave the device.
  *
  * @example
  * const prefill = buildStepGraph(cfg, { withPast: false });
  * const decode = buildStepGraph(cfg, { withPast: true });
  */
-export function buildStepGraph(config: ModelConfig, options: { withPast: boolean; withPrefix?: boolean | 'per-group'; lora?: LoraConfig }): BuiltGraph {
+export function buildStepGraph(config: ModelConfig, options: { withPast: boolean; withPrefix?: boolean | 'per-group'; lora?: LoraConfig; sampler?: boolean }): BuiltGraph {
   const perGroup = options.withPrefix === 'per-group';
-  const g = new Graph(`${config.arch}_${options.withPast ? 'decode' : 'prefill'}${options.withPrefix ? `_prefix${perGroup ? '_grouped' : ''}` : ''}`);
+  const g = new Graph(`${config.arch}_${options.withPast ? 'decode' : 'prefill'}${options.withPrefix ? `_prefix${perGroup ? '_grouped' : ''}` : ''}${options.sampler ? '_sampler' : ''}`);
   const inputIds = g.input(GRAPH_IO.inputIds, 'int64', ['batch', 'seq']);
   const cos = g.input(GRAPH_IO.cos, 'float32', ['batch', 'seq', config.headDim]);
   const sin = g.input(GRAPH_IO.sin, 'float32', ['batch', 'seq', config.headDim]);
@@ -245,10 +248,13 @@ export function buildStepGraph(config: ModelConfig, options: { withPast: boolean
       }))
     : undefined;
   const { weights, base, loraNames } = declareWeights(g, config, options.lora);
-  const { hidden, present } = buildDecoder(config, weights, { inputIds, cos, sin, attentionBias, ...(past ? { past } : {}), ...(prefix ? { prefix, prefixPerGroup: perGroup } : {}) });
+  // A decode step runs one new token a row: few rows.
+  const { hidden, present } = buildDecoder(config, weights, { inputIds, cos, sin, attentionBias, fewRows: options.withPast, ...(past ? { past } : {}), ...(prefix ? { prefix, prefixPerGroup: perGroup } : {}) });
   // Left padding puts every sequence's newest token in the last column.
   const last = hidden.slice(1, -1, Number.MAX_SAFE_INTEGER).squeeze([1]);
-  g.output(lmHead(config, weights, last), GRAPH_IO.logits);
+  const logits = lmHead(config, weights, last);
+  if (options.sampler) appendSamplingHead(g, logits, config.vocabSize);
+  else g.output(logits, GRAPH_IO.logits);
   present.forEach((c, l) => {
     g.output(c.key, GRAPH_IO.presentKey(l));
     g.output(c.value, GRAPH_IO.presentValue(l));

@@ -17,15 +17,17 @@ export interface LoraTensors {
 /**
  * A PyTorch-layout linear layer `x Wᵀ + b`, plus `scale · (x Aᵀ) Bᵀ` when a LoRA adapter is
  * given (the low-rank path is computed separately, never merged, so only A and B need
- * gradients).
+ * gradients). With rows, `x` [N, in], and `product: 'gemm'` every product reads its weight as
+ * stored, with no transpose at run time (see `linear` for when that pays).
  *
  * @example
  * const q = loraLinear(h, wq, bq);
  */
-export function loraLinear(x: Tensor, weight: Tensor, bias?: Tensor, lora?: LoraTensors): Tensor {
-  let y = linear(x, weight, bias, { outIn: true });
-  if (lora) y = y.add(x.matmul(lora.a.transpose([1, 0])).matmul(lora.b.transpose([1, 0])).mul(lora.scale));
-  return y;
+export function loraLinear(x: Tensor, weight: Tensor, bias?: Tensor, lora?: LoraTensors, product: 'gemm' | 'matmul' = 'matmul'): Tensor {
+  const form = { outIn: true, product };
+  const y = linear(x, weight, bias, form);
+  if (!lora) return y;
+  return y.add(linear(linear(x, lora.a, undefined, form), lora.b, undefined, form).mul(lora.scale));
 }
 
 /**
@@ -40,9 +42,10 @@ export function swiGlu(
   up: Tensor,
   down: Tensor,
   lora: { gate?: LoraTensors; up?: LoraTensors; down?: LoraTensors } = {},
+  product: 'gemm' | 'matmul' = 'matmul',
 ): Tensor {
-  const activated = loraLinear(x, gate, undefined, lora.gate).silu().mul(loraLinear(x, up, undefined, lora.up));
-  return loraLinear(activated, down, undefined, lora.down);
+  const activated = loraLinear(x, gate, undefined, lora.gate, product).silu().mul(loraLinear(x, up, undefined, lora.up, product));
+  return loraLinear(activated, down, undefined, lora.down, product);
 }
 
 /**

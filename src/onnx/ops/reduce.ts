@@ -30,6 +30,19 @@ export const reduceSumSquare = (x: Tensor, axes?: readonly number[], keepdims = 
 /** Maximum over `axes`. @example `reduceMax(logits, [-1], true)` */
 export const reduceMax = (x: Tensor, axes?: readonly number[], keepdims = false): Tensor => reduce('ReduceMax', x, axes, keepdims);
 
+/**
+ * Running sum along `axis` (no gradient rule: for sampling inside a graph). onnxruntime's WebGPU
+ * kernel sums every prefix anew, O(n²) along the axis: keep that axis short there.
+ *
+ * @example
+ * cumSum(blockSums, 1); // [B, R]
+ */
+export function cumSum(x: Tensor, axis: number): Tensor {
+  const g = x.graph;
+  const a = normalizeAxis('CumSum', axis, x.rank);
+  return g.apply('CumSum', [x, g.constant('int64', [a], [])], {}, [{ dtype: x.dtype, shape: x.shape }], { noGrad: true })[0]!;
+}
+
 /** The reduced axes of a reduce node, normalised. */
 function reducedAxes(x: Tensor, axesConst: Tensor): number[] {
   return (x.graph.constantInts(axesConst) ?? []).map((v) => normalizeAxis('Reduce', v, x.rank));

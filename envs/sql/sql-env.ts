@@ -11,6 +11,7 @@ import type { SqlQuestion } from './datasets/sql-question.js';
 import { EpisodeState } from './episode/episode-state.js';
 import { memoPhi } from './episode/result-memo.js';
 import { runTool, type ToolContext } from './episode/run-tool.js';
+import { sameSql } from './episode/same-sql.js';
 import type { ToolOutcome } from './episode/tool-outcome.js';
 import { DEFAULT_JUDGE_CONFIG, type AnswerMode, type JudgeConfig } from './judge/judge-config.js';
 import { renderObservation } from './observation/render-observation.js';
@@ -76,7 +77,8 @@ const DEFAULT_STEP_BUDGET = 10;
  * Actions are tool calls in any tolerated form (see `SqlActionParser`); a malformed action never
  * throws, it costs a step and the observation's `error` shows the correct call. `info` carries
  * `error_type`, `repairs`, `reward_components`, and at the end `is_correct`, `gold_result_seen`
- * (whether a query of the episode returned the gold result, answered or not) and the gold SQL
+ * (whether a query of the episode returned the gold result, answered or not),
+ * `answer_repeats_query` (the answer is the SQL of the episode's latest query) and the gold SQL
  * (never before). A step after the episode ended returns an `episode_over` error observation with the
  * `afterEndPenalty` (OrderEnforcing only guards the first reset, as Gymnasium's does).
  *
@@ -166,7 +168,11 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     const repeated = episode.markAction(key);
     const phiBefore = episode.phi;
     const seenBefore = episode.seenCount;
+    if (parsed.ok && parsed.call.name === 'answer' && episode.lastQuery !== undefined) {
+      episode.answerRepeatsQuery = typeof parsed.call.arguments.value === 'string' && sameSql(parsed.call.arguments.value, episode.lastQuery);
+    }
     if (outcome?.ok) {
+      if (parsed.ok && parsed.call.name === 'query') episode.lastQuery = parsed.call.arguments.sql;
       if (outcome.infoKey !== undefined) episode.markSeen(outcome.infoKey);
       if (outcome.matchesGold) episode.goldResultSeen = true;
       if (outcome.queryRows) {
@@ -328,6 +334,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     if (episode.done) {
       info.is_correct = episode.isCorrect === true;
       info.gold_result_seen = episode.goldResultSeen;
+      info.answer_repeats_query = episode.answerRepeatsQuery;
       info.gold_sql = episode.question.goldSql;
     }
     return info;

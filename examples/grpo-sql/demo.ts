@@ -135,7 +135,8 @@ export function foundVersusAnswered(summary: TrainingSummary, splits: readonly s
     const cells = splits.flatMap((s) => {
       const v = at?.[s];
       const found = v?.outcomes?.['found_gold_result'];
-      return v && found !== undefined ? [`${s} ${pct(found)} found, ${pct(v.success)} answered`] : [];
+      const repeats = v?.outcomes?.['answer_repeats_query'];
+      return v && found !== undefined ? [`${s} ${pct(found)} found, ${pct(v.success)} answered${repeats === undefined ? '' : ` (${pct(repeats)} repeating the query)`}`] : [];
     });
     return cells.length ? [`${label === 'sft' ? 'after SFT' : 'after GRPO'}: ${cells.join(', ')}`] : [];
   });

@@ -99,6 +99,31 @@ describe('SQLEnv episodes', () => {
     await env.close();
   });
 
+  it('reports at the end whether the answer repeated the latest query (whitespace and a final semicolon aside)', async () => {
+    const env = envWith({ answerMode: 'sql' });
+    const play = async (...calls: { name: string; arguments: Record<string, unknown> }[]) => {
+      await env.reset({ options: { questionId: COUNT_QUESTION } });
+      let info: Record<string, unknown> = {};
+      for (const call of calls) {
+        [, , , , info] = await env.step(call);
+        if (call.name !== 'answer') expect('answer_repeats_query' in info).toBe(false); // only at the end
+      }
+      return info;
+    };
+    const query = (sql: string) => ({ name: 'query', arguments: { sql } });
+    const answer = (value: string) => ({ name: 'answer', arguments: { value } });
+    // The latest query, reformatted: a repeat.
+    expect(await play(query('SELECT count(*) FROM stadium'), query('SELECT count(*) FROM singer'), answer('SELECT  count(*)\nFROM singer;'))).toMatchObject({ answer_repeats_query: true, is_correct: true });
+    // An earlier query, not the latest: written afresh as far as the outcome goes.
+    expect(await play(query('SELECT count(*) FROM singer'), query('SELECT count(*) FROM stadium'), answer('SELECT count(*) FROM singer'))).toMatchObject({ answer_repeats_query: false, is_correct: true });
+    // Letter case counts (literals): not a repeat. A query that failed is not a query the answer can repeat.
+    expect(await play(query("SELECT count(*) FROM singer WHERE country = 'France'"), answer("SELECT count(*) FROM singer WHERE country = 'france'"))).toMatchObject({ answer_repeats_query: false });
+    expect(await play(query('SELECT count(*) FROM nowhere'), answer('SELECT count(*) FROM nowhere'))).toMatchObject({ answer_repeats_query: false });
+    // No query at all.
+    expect(await play(answer('SELECT count(*) FROM singer'))).toMatchObject({ answer_repeats_query: false, is_correct: true });
+    await env.close();
+  });
+
   it('never shows the gold SQL or answer before the end', async () => {
     const env = envWith();
     for (let seed = 0; seed < 6; seed++) {

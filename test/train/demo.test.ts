@@ -57,11 +57,14 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
 });
 
 describe('the demo\'s found-versus-answered line', () => {
-  const result = (success: number, found?: number) => ({ success, meanReturn: 0, episodes: 10, ...(found === undefined ? {} : { outcomes: { found_gold_result: found } }) });
+  const result = (success: number, found?: number, repeats?: number) => ({
+    success, meanReturn: 0, episodes: 10,
+    ...(found === undefined ? {} : { outcomes: { found_gold_result: found, ...(repeats === undefined ? {} : { answer_repeats_query: repeats }) } }),
+  });
   it('puts the share of episodes whose query found the gold result beside the share answered right', () => {
-    const summary = { formatCheck: {}, sftSteps: 1, grpoSteps: 1, wallSeconds: 1, evaluations: { sft: { validation: result(0.1, 0.4), eval: result(0.05) }, final: { validation: result(0.3, 0.45) } } };
+    const summary = { formatCheck: {}, sftSteps: 1, grpoSteps: 1, wallSeconds: 1, evaluations: { sft: { validation: result(0.1, 0.4), eval: result(0.05) }, final: { validation: result(0.3, 0.45, 0.6) } } };
     expect(foundVersusAnswered(summary, ['validation', 'eval'])).toBe(
-      'a query returned the gold result (greedy) vs answered right — after SFT: validation 40.0% found, 10.0% answered; after GRPO: validation 45.0% found, 30.0% answered',
+      'a query returned the gold result (greedy) vs answered right — after SFT: validation 40.0% found, 10.0% answered; after GRPO: validation 45.0% found, 30.0% answered (60.0% repeating the query)',
     );
   });
   it('says nothing when no evaluation reported the outcome (no episode finished, or a task without outcomes)', () => {

@@ -18,6 +18,10 @@ export class EpisodeState {
   isCorrect: boolean | undefined = undefined;
   /** A query of this episode returned the gold result (reported at the end; never shown to the agent). */
   goldResultSeen = false;
+  /** The SQL of the latest `query` call that ran. */
+  lastQuery: string | undefined = undefined;
+  /** The answer given is the latest query's SQL (see `sameSql`); false until an answer is given. */
+  answerRepeatsQuery = false;
   result = '';
   error = '';
   readonly history: string[] = [];

@@ -32,8 +32,12 @@ export interface SqlRolloutTask {
   questionOf(obs: SqlObservation): string;
   /** Episode i of a split plays question i of the visiting order. */
   episodeSpec(index: number, split: string): { seed: number; options: { questionId: string } };
-  /** `found_gold_result`: a query of the episode returned the gold result (`info.gold_result_seen`). */
-  outcomes(info: Info): { found_gold_result: boolean };
+  /**
+   * `found_gold_result`: a query of the episode returned the gold result (`info.gold_result_seen`);
+   * `answer_repeats_query`: the answer was the SQL of the episode's latest query
+   * (`info.answer_repeats_query`) — with the former, whether an answer after the gold query kept it.
+   */
+  outcomes(info: Info): { found_gold_result: boolean; answer_repeats_query: boolean };
 }
 
 /** The system prompt of SQLEnv episodes. */
@@ -100,6 +104,6 @@ export function sqlRolloutTask(questionIds: (split: string) => readonly string[]
       const ids = questionIds(split);
       return { seed: index, options: { questionId: ids[index % ids.length]! } };
     },
-    outcomes: (info) => ({ found_gold_result: info['gold_result_seen'] === true }),
+    outcomes: (info) => ({ found_gold_result: info['gold_result_seen'] === true, answer_repeats_query: info['answer_repeats_query'] === true }),
   };
 }

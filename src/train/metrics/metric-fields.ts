@@ -32,7 +32,7 @@ export const METRIC_FIELDS: readonly MetricField[] = [
   { name: 'reward_components/*', kinds: ['train', 'eval'], description: "Mean per-episode sum of each reward component reported by the env in info.reward_components (SQLEnv: operational, progress, correctness)." },
   { name: 'reward_components_std/*', kinds: ['train'], description: "Population standard deviation over the step's episodes of each reward component's per-episode sum (TRL's rewards/<name>/std)." },
   { name: 'turn_reward/*', kinds: ['train'], description: 'Mean reward of the n-th turn (1-based) over episodes that reached it: per-turn rewards.' },
-  { name: 'outcomes/*', kinds: ['train', 'eval'], description: "Share of episodes for which each of the task's yes/no outcomes is true (RolloutTask.outcomes; SQLEnv: found_gold_result, a query returned the gold result, answered or not: outcomes/found_gold_result − success is the share that found the answer and did not give it)." },
+  { name: 'outcomes/*', kinds: ['train', 'eval'], description: "Share of episodes for which each of the task's yes/no outcomes is true (RolloutTask.outcomes; SQLEnv: found_gold_result, a query returned the gold result, answered or not: outcomes/found_gold_result − success is the share that found the answer and did not give it; answer_repeats_query, the answer was the SQL of the episode's latest query)." },
   { name: 'success', kinds: ['train', 'eval'], description: 'Share of episodes that ended correct (info.is_correct).' },
   { name: 'frac_reward_zero_std', kinds: ['train'], description: 'Share of groups whose K rewards were all equal (no GRPO signal).' },
   { name: 'frac_identical_groups', kinds: ['train'], description: 'Share of groups whose K completions were textually identical.' },

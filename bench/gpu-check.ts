@@ -43,6 +43,10 @@ const SHAPES: Record<string, TinyModelOptions> = {
   'qwen3-0.6b': { arch: 'qwen3', layers: 28, hidden: 1024, heads: 16, kvHeads: 8, headDim: 128, intermediate: 3072, modelVocabSize: 151936, ropeTheta: 1e6 },
 };
 
+/** Every check, in the order they run: `--only` takes these names, and `check()` only these. */
+const CHECKS = ['parity', 'decode', 'linear-forms', 'demo-step', 'demo-step-cpu', 'grpo-lora', 'grpo-full', 'grpo-lora-cpu', 'grpo-full-cpu'] as const;
+type CheckName = (typeof CHECKS)[number];
+
 interface CheckResult {
   readonly name: string;
   readonly ok: boolean;
@@ -332,10 +336,10 @@ async function main(): Promise<void> {
   const peak = Number(values['peak-tflops']);
   const budget = Number(values['budget-seconds']);
   const only = values.only?.split(',');
-  const names = ['parity', 'decode', 'linear-forms', 'demo-step', 'demo-step-cpu', 'grpo-lora', 'grpo-full', 'grpo-lora-cpu', 'grpo-full-cpu'];
+  const names: readonly string[] = CHECKS;
   const unknown = only?.filter((n) => !names.includes(n)) ?? [];
   if (unknown.length > 0) throw new RangeError(`--only: unknown check ${unknown.join(', ')} (checks: ${names.join(', ')})`);
-  const want = (n: string) => !only || only.includes(n);
+  const want = (n: CheckName) => !only || only.includes(n);
   mkdirSync(values.out, { recursive: true });
   const root = mkdtempSync(join(tmpdir(), 'gpu-check-'));
   const started = performance.now();
@@ -357,7 +361,7 @@ async function main(): Promise<void> {
     results.push(r);
     write();
   };
-  const check = async (name: string, f: () => Promise<unknown>): Promise<void> => {
+  const check = async (name: CheckName, f: () => Promise<unknown>): Promise<void> => {
     if (!want(name)) return;
     running = { name, since: performance.now() };
     record(await timed(name, f));
@@ -402,7 +406,7 @@ async function main(): Promise<void> {
         await check('demo-step', () => grpoStep(demo, 'tiny-sql', runtime, plan, peak));
         await check('demo-step-cpu', async () => grpoStep(demo, 'tiny-sql', await cpu(), plan, peak));
       }
-      const grpoChecks = ['grpo-lora', 'grpo-full', 'grpo-lora-cpu', 'grpo-full-cpu'];
+      const grpoChecks: CheckName[] = ['grpo-lora', 'grpo-full', 'grpo-lora-cpu', 'grpo-full-cpu'];
       if (grpoChecks.some(want)) {
         running = { name: `grpo: creating the ${grpoShapeName} model`, since: performance.now() };
         const dir = join(root, 'grpo-shape');

@@ -26,7 +26,7 @@ describe('smallGroupWarning', () => {
 });
 
 describe('AlarmMonitor', () => {
-  const quiet: Omit<AlarmStepInput, 'step'> = { rewardMean: 0.3, fracRewardZeroStd: 0, fracIdenticalGroups: 0, toolErrorRate: 0, kl: 0.01 };
+  const quiet: Omit<AlarmStepInput, 'step'> = { rewardMean: 0.3, fracRewardZeroStd: 0, fracIdenticalGroups: 0, groups: 8, toolErrorRate: 0, kl: 0.01 };
 
   it('raises reward_flat after N flat steps, not before', () => {
     const m = new AlarmMonitor({ rewardFlatSteps: 5 });
@@ -49,6 +49,22 @@ describe('AlarmMonitor', () => {
     const kl = m.observe({ ...quiet, step: 4, kl: 0.5 });
     expect(kl.map((a) => a.kind)).toEqual(['kl_exploding']);
     expect(kl[0]!.message).toMatch(/beta/);
+  });
+
+  it('judges dead groups and identical completions over enough groups, not over one small step', () => {
+    // Two groups a step (the demo's): one step with both groups equal is no evidence.
+    const m = new AlarmMonitor();
+    const two = { ...quiet, groups: 2 };
+    // Both groups equal and identical at step 1, then one of two equal; the pooled 8 groups decide.
+    const steps: [number, number][] = [[1, 1], [0.5, 0], [0.5, 0], [0.5, 0], [1, 1], [1, 1], [1, 1]];
+    const raised = steps.map(([zero, identical], i) => m.observe({ ...two, step: i + 1, fracRewardZeroStd: zero, fracIdenticalGroups: identical }));
+    // Steps 3–6 pool 6 of 8 zero-std groups (75%) and 4 of 8 identical (50%, not above): nothing yet.
+    expect(raised.slice(0, 6).flat()).toEqual([]);
+    // Steps 4–7: 7 of 8 zero-std, 6 of 8 identical.
+    expect(raised[6]!.map((a) => a.kind)).toEqual(['zero_std_high', 'identical_completions']);
+    expect(raised[6]![0]!.message).toMatch(/88% of the last 8 groups/);
+    // alarmGroups 1 judges every step alone, as the monitor did before.
+    expect(new AlarmMonitor({ alarmGroups: 1 }).observe({ ...two, step: 1, fracRewardZeroStd: 1 }).map((a) => a.kind)).toEqual(['zero_std_high']);
   });
 
   it('flags a rising tool-error rate', () => {

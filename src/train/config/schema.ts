@@ -81,6 +81,7 @@ export interface TrainConfig {
     rewardFlatSteps: number;
     zeroStdFraction: number;
     identicalGroupFraction: number;
+    alarmGroups: number;
     toolErrorRise: number;
     klMax: number;
   };
@@ -246,8 +247,9 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
     }),
     alarms: obj('Training alarms.', {
       rewardFlatSteps: int('Steps of unchanged mean reward that raise reward_flat.', 20, 2),
-      zeroStdFraction: num('frac_reward_zero_std above this raises zero_std_high.', 0.8, { minimum: 0, maximum: 1 }),
-      identicalGroupFraction: num('Share of groups with K identical completions that raises identical_completions.', 0.5, { minimum: 0, maximum: 1 }),
+      zeroStdFraction: num('Share of zero-std groups (frac_reward_zero_std, pooled over alarms.alarmGroups groups) above this raises zero_std_high.', 0.8, { minimum: 0, maximum: 1 }),
+      identicalGroupFraction: num('Share of groups with K identical completions (pooled over alarms.alarmGroups groups) that raises identical_completions.', 0.5, { minimum: 0, maximum: 1 }),
+      alarmGroups: int('Groups that zero_std_high and identical_completions judge at once, pooled over the latest whole steps (1: every step alone).', 8, 1),
       toolErrorRise: num('Rise of the tool-error rate between two 10-step windows that raises tool_errors_rising.', 0.2, { minimum: 0 }),
       klMax: num('KL above this raises kl_exploding.', 1.0, { exclusiveMinimum: 0 }),
     }),

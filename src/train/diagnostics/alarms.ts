@@ -20,10 +20,18 @@ export interface AlarmThresholds {
   rewardFlatSteps: number;
   /** Max − min of the mean reward over the window below which it counts as flat (default 1e-3). */
   rewardFlatTolerance: number;
-  /** `frac_reward_zero_std` above this raises `zero_std_high` (default 0.8). */
+  /** Share of the pooled groups with identical rewards above this raises `zero_std_high` (default 0.8). */
   zeroStdFraction: number;
-  /** Share of groups whose completions are all identical above this raises an alarm (default 0.5). */
+  /** Share of the pooled groups whose completions are all identical above this raises an alarm (default 0.5). */
   identicalGroupFraction: number;
+  /**
+   * Groups that `zero_std_high` and `identical_completions` judge at once, taken from whole recent
+   * steps (default 8). One step of two groups is no evidence: a healthy policy whose groups are
+   * each equal-rewarded 40% of the time has both equal at 16% of its steps, and a confident one
+   * samples identical completions for an easy question; so the shares are pooled over the latest
+   * steps until they hold this many groups. 1: judge every step alone.
+   */
+  alarmGroups: number;
   /** Window (steps) for the tool-error trend (default 10). */
   toolErrorWindow: number;
   /** Rise of the tool-error rate (recent window mean minus previous window mean) that alarms (default 0.2). */
@@ -41,6 +49,8 @@ export interface AlarmStepInput {
   fracRewardZeroStd: number;
   /** Share of groups whose K completions were textually identical. */
   fracIdenticalGroups: number;
+  /** Groups this step sampled (the shares above are of these). */
+  groups: number;
   /** Failed tool calls / all tool calls this step. */
   toolErrorRate: number;
   kl: number;
@@ -51,6 +61,7 @@ const DEFAULTS: AlarmThresholds = {
   rewardFlatTolerance: 1e-3,
   zeroStdFraction: 0.8,
   identicalGroupFraction: 0.5,
+  alarmGroups: 8,
   toolErrorWindow: 10,
   toolErrorRise: 0.2,
   klMax: 1.0,
@@ -64,7 +75,7 @@ const DEFAULTS: AlarmThresholds = {
  * @example
  * ```ts
  * const monitor = new AlarmMonitor({ zeroStdFraction: 0.5 });
- * monitor.observe({ step: 1, rewardMean: 0, fracRewardZeroStd: 0.9, fracIdenticalGroups: 0, toolErrorRate: 0, kl: 0 });
+ * monitor.observe({ step: 1, rewardMean: 0, fracRewardZeroStd: 0.9, fracIdenticalGroups: 0, groups: 8, toolErrorRate: 0, kl: 0 });
  * // → [{ kind: 'zero_std_high', step: 1, message: '…' }]
  * ```
  */
@@ -72,6 +83,8 @@ export class AlarmMonitor {
   readonly thresholds: AlarmThresholds;
   private readonly rewards: number[] = [];
   private readonly toolErrors: number[] = [];
+  /** The latest steps' group counts, as few as hold `alarmGroups` groups. */
+  private readonly recentGroups: { groups: number; zeroStd: number; identical: number }[] = [];
   private previousKl: number | undefined;
   private readonly lastRaised = new Map<AlarmKind, number>();
 
@@ -99,12 +112,13 @@ export class AlarmMonitor {
           'Check frac_reward_zero_std and the episode traces; try more SFT warm-up, a larger K, or a denser reward.');
       }
     }
-    if (input.fracRewardZeroStd > th.zeroStdFraction) {
-      raise('zero_std_high', `${(input.fracRewardZeroStd * 100).toFixed(0)}% of groups have identical rewards (advantage 0, no gradient). ` +
+    const pooled = this.poolGroups(input);
+    if (pooled && pooled.zeroStd > th.zeroStdFraction) {
+      raise('zero_std_high', `${(pooled.zeroStd * 100).toFixed(0)}% of the last ${pooled.groups} groups have identical rewards (advantage 0, no gradient). ` +
         "Increase K, use zero_variance: 'dynamic_sampling', or make the reward denser.");
     }
-    if (input.fracIdenticalGroups > th.identicalGroupFraction) {
-      raise('identical_completions', `${(input.fracIdenticalGroups * 100).toFixed(0)}% of groups sampled K identical completions: ` +
+    if (pooled && pooled.identical > th.identicalGroupFraction) {
+      raise('identical_completions', `${(pooled.identical * 100).toFixed(0)}% of the last ${pooled.groups} groups sampled K identical completions: ` +
         'the policy has collapsed to one output. Raise the temperature, add an entropy bonus or KL penalty, or lower the learning rate.');
     }
     this.toolErrors.push(input.toolErrorRate);
@@ -125,5 +139,17 @@ export class AlarmMonitor {
     }
     this.previousKl = input.kl;
     return raised;
+  }
+
+  /** The zero-std and identical shares over the latest steps holding `alarmGroups` groups; undefined until they do. */
+  private poolGroups(input: AlarmStepInput): { groups: number; zeroStd: number; identical: number } | undefined {
+    const want = this.thresholds.alarmGroups;
+    const recent = this.recentGroups;
+    recent.push({ groups: input.groups, zeroStd: input.fracRewardZeroStd * input.groups, identical: input.fracIdenticalGroups * input.groups });
+    const total = (): number => recent.reduce((a, r) => a + r.groups, 0);
+    while (recent.length > 1 && total() - recent[0]!.groups >= want) recent.shift();
+    const groups = total();
+    if (groups < want) return undefined;
+    return { groups, zeroStd: recent.reduce((a, r) => a + r.zeroStd, 0) / groups, identical: recent.reduce((a, r) => a + r.identical, 0) / groups };
   }
 }

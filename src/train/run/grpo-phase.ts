@@ -47,7 +47,7 @@ async function recordStep<Obs>(run: RunContext<Obs>, step: number, r: GrpoStepRe
   summary.lastReward = m['reward'];
   summary.grpoSteps = step;
   if (r.skippedBecause.length) await run.event(step, 'nan_skip', `GRPO step ${step}: update skipped, non-finite ${r.skippedBecause.slice(0, 3).join(', ')} (loss or gradients). Lower the learning rate or check the rewards.`);
-  for (const a of alarms.observe({ step, rewardMean: m['reward'] ?? 0, fracRewardZeroStd: m['frac_reward_zero_std'] ?? 0, fracIdenticalGroups: m['frac_identical_groups'] ?? 0, toolErrorRate: m['tools/failure_frequency'] ?? 0, kl: m['kl'] ?? 0 })) {
+  for (const a of alarms.observe({ step, rewardMean: m['reward'] ?? 0, fracRewardZeroStd: m['frac_reward_zero_std'] ?? 0, fracIdenticalGroups: m['frac_identical_groups'] ?? 0, groups: run.config.rollout.questionsPerStep, toolErrorRate: m['tools/failure_frequency'] ?? 0, kl: m['kl'] ?? 0 })) {
     await run.event(step, `alarm:${a.kind}`, `ALARM [${a.kind}] step ${step}: ${a.message}`);
   }
   for (const s of tracePicks(r.episodes, cfg.logging.tracesPerStep)) await run.log.append(traceRecord(step, cfg.env.trainSplit, run.now(), s));
@@ -76,6 +76,7 @@ export async function grpoPhase<Obs>(run: RunContext<Obs>): Promise<void> {
     rewardFlatSteps: cfg.alarms.rewardFlatSteps,
     zeroStdFraction: cfg.alarms.zeroStdFraction,
     identicalGroupFraction: cfg.alarms.identicalGroupFraction,
+    alarmGroups: cfg.alarms.alarmGroups,
     toolErrorRise: cfg.alarms.toolErrorRise,
     klMax: cfg.alarms.klMax,
   });

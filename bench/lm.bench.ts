@@ -11,8 +11,8 @@ import { Rng } from '../src/base/rng.js';
 import { Policy, createTinyModel, loadModel, type GenerationTimings, type TinyModelOptions } from '../src/lm/index.js';
 import { packageRoot } from '../src/base/package-root.js';
 import { mdTable, type BenchSection } from './harness.js';
+import { referencePython } from './reference-python.js';
 
-const PYTHON = process.env['SQLENV_TORCH_PYTHON'] ?? '/usr/bin/python3';
 /** Both sides run single-threaded: the bench machine is shared, and equal threads make the comparison fair. */
 const THREADS = 1;
 
@@ -39,10 +39,11 @@ async function measureOurs(dir: string, batch: number, promptLen: number, newTok
   }
 }
 
-function measureTorch(dir: string, batch: number, promptLen: number, newTokens: number): Throughput | string {
+function measureTorch(python: string | undefined, dir: string, batch: number, promptLen: number, newTokens: number): Throughput | string {
+  if (!python) return 'unavailable (no Python venv: scripts/python-venv.sh needs the local package index, or set SQLENV_PYTHON)';
   const script = join(packageRoot(), 'scripts', 'torch_reference.py');
   const args = [script, '--model', dir, '--bench', '--batch', String(batch), '--prompt-len', String(promptLen), '--new-tokens', String(newTokens), '--threads', String(THREADS)];
-  const run = spawnSync(PYTHON, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const run = spawnSync(python, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (run.status !== 0) return `unavailable (${(run.stderr || run.error?.message || 'no output').split('\n').filter(Boolean).at(-1)})`;
   const r = JSON.parse(run.stdout) as { prefill_tokens_per_s: number; decode_tokens_per_s: number };
   return { prefill: r.prefill_tokens_per_s, decode: r.decode_tokens_per_s };
@@ -52,6 +53,7 @@ const fmt = (v: number): string => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 
 export default async function bench(): Promise<BenchSection> {
   const root = mkdtempSync(join(tmpdir(), 'lm-bench-'));
+  const python = referencePython();
   // [label, shape, prompt tokens per row, new tokens per row]
   const models: [string, TinyModelOptions, number, number][] = [
     ['tiny (qwen3, 2 layers, hidden 128)', { arch: 'qwen3', layers: 2, hidden: 128, heads: 4, kvHeads: 2 }, 64, 32],
@@ -71,7 +73,7 @@ export default async function bench(): Promise<BenchSection> {
       for (const batch of [1, 16]) {
         process.stderr.write(`lm bench: ${label}, batch ${batch}\n`);
         const ours = await measureOurs(dir, batch, promptLen, newTokens);
-        const torch = measureTorch(dir, batch, promptLen, newTokens);
+        const torch = measureTorch(python, dir, batch, promptLen, newTokens);
         rows.push([
           label,
           `${promptLen} / ${newTokens}`,
@@ -94,7 +96,7 @@ export default async function bench(): Promise<BenchSection> {
       `Tokens per second (prompt tokens per row / new tokens per row as listed), greedy decoding with the KV cache; ${THREADS} thread on each side`,
       '(onnxruntime-node `intraOpNumThreads` and `torch.set_num_threads`). "ours" is `Policy.generate` (ONNX graphs from',
       'src/lm on onnxruntime CPU, including host-side sampling, masks and RoPE tables); "torch" is the independent',
-      'PyTorch reference `scripts/torch_reference.py` (eager, float32, same weights) run in the same bench.',
+      'PyTorch reference `scripts/torch_reference.py` (eager, float32, same weights; torch from the venv of scripts/python-venv.sh) run in the same bench.',
       'The machine is shared with other jobs while measuring: compare the two columns of a row, not rows across runs.',
       '',
       mdTable(['model', 'prompt / new tokens', 'params', 'batch', 'prefill ours', 'prefill torch', 'decode ours', 'decode torch'], rows),

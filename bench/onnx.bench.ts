@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- onnx`: forward and forward+backward of one decoder block and of a small
  * decoder LM on onnxruntime (CPU), beside PyTorch eager on the same machine in the same run
- * (bench/torch_ref/decoder_bench.py; skipped with a note when python3-torch is missing).
+ * (bench/torch_ref/decoder_bench.py, torch from the venv of scripts/python-venv.sh; skipped with a
+ * note when there is none).
  */
 import { execFile } from 'node:child_process';
 import { cpus } from 'node:os';
@@ -12,6 +13,7 @@ import { Rng } from '../src/base/rng.js';
 import { Graph, OnnxSession, decoderLM, grad, hostTensor, initDecoderWeights, softmaxCrossEntropy, type HostTensor, type Tensor } from '../src/onnx/index.js';
 import { blockParams, decoderBlock, mlpHidden, ropeConstants } from '../src/onnx/models/decoder.js';
 import { mdTable, timeIt, type BenchSection } from './harness.js';
+import { referencePython } from './reference-python.js';
 
 interface Case {
   readonly name: string;
@@ -86,26 +88,28 @@ async function onnxTimings(c: Case): Promise<Timings> {
 
 interface TorchTimings extends Timings { version: string; gflops: number }
 
-async function torchTimings(c: Case): Promise<TorchTimings | string> {
+async function torchTimings(python: string | undefined, c: Case): Promise<TorchTimings | string> {
   const script = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'torch_ref', 'decoder_bench.py');
   const cfg = { ...c, hidden: mlpHidden({ vocab: c.vocab, dim: c.dim, layers: c.layers, heads: c.heads, seqLen: c.seq, batch: c.batch }), min_ms: c.minMs, min_iters: c.minIters };
+  if (!python) return 'PyTorch reference skipped: no Python venv (scripts/python-venv.sh needs the local package index, or set SQLENV_PYTHON)';
   try {
-    const { stdout } = await promisify(execFile)('/usr/bin/python3', [script, JSON.stringify(cfg)], { maxBuffer: 1 << 20, timeout: 30 * 60_000 });
+    const { stdout } = await promisify(execFile)(python, [script, JSON.stringify(cfg)], { maxBuffer: 1 << 20, timeout: 30 * 60_000 });
     const r = JSON.parse(stdout) as { torch: string; matmul_gflops: number; forward: { p50: number }; forward_backward: { p50: number } };
     return { forward: r.forward.p50, forwardBackward: r.forward_backward.p50, version: r.torch, gflops: r.matmul_gflops };
   } catch (e) {
-    return `PyTorch reference skipped: ${(e as Error).message.split('\n')[0]} (install Debian's python3-torch)`;
+    return `PyTorch reference skipped: ${(e as Error).message.split('\n')[0]}`;
   }
 }
 
 export default async function onnxBench(): Promise<BenchSection> {
   const rows: (string | number)[][] = [];
   const notes: string[] = [];
+  const python = referencePython();
   for (const c of CASES) {
     const ort = await onnxTimings(c);
-    const torch = await torchTimings(c);
+    const torch = await torchTimings(python, c);
     if (typeof torch === 'string') notes.push(torch);
-    else notes.push(`PyTorch ${torch.version} for "${c.name}": 512×512 matmul at ${torch.gflops.toFixed(0)} GFLOP/s (Debian's build uses the system BLAS; install \`libopenblas0-pthread\` or it falls back to the ~3 GFLOP/s reference BLAS).`);
+    else notes.push(`PyTorch ${torch.version} for "${c.name}": 512×512 matmul at ${torch.gflops.toFixed(0)} GFLOP/s.`);
     const ref = typeof torch === 'string' ? undefined : torch;
     for (const [label, key] of [['forward', 'forward'], ['forward + backward', 'forwardBackward']] as const) {
       const mine = ort[key];
@@ -116,7 +120,7 @@ export default async function onnxBench(): Promise<BenchSection> {
   return {
     title: 'ONNX compute core: transformer forward / forward+backward on CPU vs PyTorch eager',
     markdown: [
-      `onnxruntime-node ${'1.30'} CPU provider (optimisation level 'all', float32, gradients from \`grad\` as standard ONNX ops) beside PyTorch eager (Debian python3-torch, ${cpus().length} threads) on the same model, same sizes, measured in the same run. Median ms per call; ratio > 1 means onnxruntime is faster.`,
+      `onnxruntime-node ${'1.30'} CPU provider (optimisation level 'all', float32, gradients from \`grad\` as standard ONNX ops) beside PyTorch eager (the venv of scripts/python-venv.sh, ${cpus().length} threads) on the same model, same sizes, measured in the same run. Median ms per call; ratio > 1 means onnxruntime is faster.`,
       '',
       mdTable(['case', 'pass', 'onnxruntime ms', 'PyTorch ms', 'PyTorch / onnxruntime'], rows),
       ...(notes.length ? ['', ...notes] : []),

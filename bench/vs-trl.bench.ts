@@ -20,6 +20,7 @@ import '../envs/sql/index.js';
 import { createSqlTrainingSetup } from '../src/recipes/index.js';
 import { readRunMetrics, resolveTrainConfig, runTraining, type TrainablePolicy } from '../src/train/index.js';
 import { mdTable, type BenchSection } from './harness.js';
+import { referencePython } from './reference-python.js';
 
 /** The repository root (this file runs compiled, from dist/bench/). */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -46,12 +47,6 @@ interface StepTiming {
 interface TrlTool {
   type: 'function';
   function: { name: string; description: string; parameters: Record<string, unknown>; return?: Record<string, unknown> };
-}
-
-function venvPython(): string | undefined {
-  if (process.env['SQLENV_PYTHON']) return process.env['SQLENV_PYTHON'];
-  const run = spawnSync('bash', [join(packageRoot(), 'scripts', 'python-venv.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  return run.status === 0 ? run.stdout.trim().split('\n').pop() : undefined;
 }
 
 function runProcess(cmd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
@@ -253,7 +248,7 @@ function meanOf(runs: StepTiming[][]): StepTiming {
 }
 
 export default async function bench(): Promise<BenchSection> {
-  const python = venvPython();
+  const python = referencePython();
   if (!python) return { title: TITLE, markdown: 'Skipped: no Python venv (scripts/python-venv.sh needs the local package index, or set SQLENV_PYTHON).' };
   const work = await mkdtemp(join(tmpdir(), 'sqlenv-vs-trl-'));
   try {

@@ -6,9 +6,9 @@
  */
 import { execFile } from 'node:child_process';
 import { cpus } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { packageRoot } from '../src/base/package-root.js';
 import { Rng } from '../src/base/rng.js';
 import { Graph, OnnxSession, decoderLM, grad, hostTensor, initDecoderWeights, softmaxCrossEntropy, type HostTensor, type Tensor } from '../src/onnx/index.js';
 import { blockParams, decoderBlock, mlpHidden, ropeConstants } from '../src/onnx/models/decoder.js';
@@ -89,7 +89,7 @@ async function onnxTimings(c: Case): Promise<Timings> {
 interface TorchTimings extends Timings { version: string; gflops: number }
 
 async function torchTimings(python: string | undefined, c: Case): Promise<TorchTimings | string> {
-  const script = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'torch_ref', 'decoder_bench.py');
+  const script = join(packageRoot(), 'bench', 'torch_ref', 'decoder_bench.py');
   const cfg = { ...c, hidden: mlpHidden({ vocab: c.vocab, dim: c.dim, layers: c.layers, heads: c.heads, seqLen: c.seq, batch: c.batch }), min_ms: c.minMs, min_iters: c.minIters };
   if (!python) return 'PyTorch reference skipped: no Python venv (scripts/python-venv.sh needs the local package index, or set SQLENV_PYTHON)';
   try {

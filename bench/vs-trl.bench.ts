@@ -14,17 +14,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import '../envs/sql/index.js';
+import { packageRoot } from '../src/base/package-root.js';
 import { createSqlTrainingSetup } from '../src/recipes/index.js';
 import { readRunMetrics, resolveTrainConfig, runTraining, type TrainablePolicy } from '../src/train/index.js';
 import { mdTable, type BenchSection } from './harness.js';
 import { referencePython } from './reference-python.js';
 
 /** The repository root (this file runs compiled, from dist/bench/). */
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const packageRoot = () => ROOT;
 
 /** What both sides share. */
 const SETTINGS = { k: 4, prompts: 2, completion_tokens: 64, lr: 1e-5, beta: 0.04, epsilon_low: 0.2, epsilon_high: 0.28, steps: 3, threads: 1 };

@@ -251,11 +251,12 @@ async function grpoStep(model: LanguageModel, label: string, runtime: Runtime, p
     // No stop tokens: every completion is `newTokens` long, so providers are timed on equal work.
     const sample = await phase(() => policy.generate(prompts, { maxTokens: plan.newTokens, temperature: plan.temperature, seed: 1, stopTokenIds: [] }));
     const sequences = sample.value.map((g) => [...g.promptTokenIds, ...g.tokenIds]);
-    const score = await phase(() => policy.score(sequences));
+    // Scored and differentiated at the sampling temperature, as the trainer does.
+    const score = await phase(() => policy.score(sequences, { temperature: plan.temperature }));
     const weights = sequences.map((s, i) => Float32Array.from({ length: s.length }, (_, t) => (t >= plan.promptLength ? (i % 2 ? 1 : -1) / sequences.length : 0)));
     const chunk = Math.ceil(sequences.length / plan.microBatches);
     const update = await phase(async () => {
-      for (let i = 0; i < sequences.length; i += chunk) await trainer.accumulate(sequences.slice(i, i + chunk), weights.slice(i, i + chunk));
+      for (let i = 0; i < sequences.length; i += chunk) await trainer.accumulate(sequences.slice(i, i + chunk), weights.slice(i, i + chunk), { temperature: plan.temperature });
       return trainer.step(1e-5, 1);
     });
     const tokens = sequences.reduce((a, s) => a + s.length, 0);

@@ -177,14 +177,15 @@ def forward(cfg, W, ids, cache=None, start=0, last_only=False):
     return x @ head.T, new_cache
 
 
-def score(cfg, W, sequences, grad_out):
+def score(cfg, W, sequences, grad_out, temperature=1.0):
+    """Log-probs of log_softmax(logits / temperature) (the tempered policy a sampler at T draws from)."""
     for t in W.values():
         t.requires_grad_(grad_out is not None)
     all_lp, total = [], 0
     for seq in sequences:
         ids = torch.tensor([seq], dtype=torch.long)
         logits, _ = forward(cfg, W, ids)
-        lp = torch.log_softmax(logits[0, :-1], dim=-1).gather(1, ids[0, 1:, None]).squeeze(1)
+        lp = torch.log_softmax(logits[0, :-1] / temperature, dim=-1).gather(1, ids[0, 1:, None]).squeeze(1)
         all_lp.append(lp.detach().tolist())
         total = total + lp.sum()
     result = {"logprobs": all_lp}
@@ -219,6 +220,7 @@ def main():
     ap.add_argument("--model", required=True)
     ap.add_argument("--tokens", action="append", default=[])
     ap.add_argument("--grad-out")
+    ap.add_argument("--temperature", type=float, default=1.0, help="score log_softmax(logits / T)")
     ap.add_argument("--bench", action="store_true")
     ap.add_argument("--batch", type=int, default=1)
     ap.add_argument("--prompt-len", type=int, default=64)
@@ -233,7 +235,7 @@ def main():
         print(json.dumps(bench(cfg, W, a.batch, a.prompt_len, a.new_tokens)))
     else:
         seqs = [[int(x) for x in s.split(",")] for s in a.tokens]
-        print(json.dumps(score(cfg, W, seqs, a.grad_out)))
+        print(json.dumps(score(cfg, W, seqs, a.grad_out, a.temperature)))
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ export { Policy, generate, type PolicyOptions, type PolicyTraining, type Prompt 
 export { PolicyTrainer } from './compute/policy-trainer.js';
 export type { EngineOptions, WeightSource } from './compute/engine.js';
 export type { ScoreResult, GradientResult } from './compute/scoring.js';
+export type { ScoringTemperature } from './compute/batch.js';
 export type { GenerateOptions, Generation, GenerationTimings, FinishReason } from './compute/generate.js';
 export { PromptCache } from './compute/prompt-cache.js';
 export { sampleToken, argmax, logSoftmax, type SamplingOptions } from './compute/sampling.js';

@@ -12,7 +12,7 @@ export { TrainError } from './train-error.js';
 
 // Configuration.
 export { resolveTrainConfig, loadTrainConfig, parseConfigText, applyOverrides, TrainConfigError } from './config/load-config.js';
-export { TRAIN_CONFIG_SCHEMA, type TrainConfig, type TrainMode, type CreditAssignment, type TurnBaseline, type ZeroVarianceMode } from './config/schema.js';
+export { TRAIN_CONFIG_SCHEMA, type TrainConfig, type TrainMode, type CreditAssignment, type TurnBaseline, type ZeroVarianceMode, type GrpoQuestionPool } from './config/schema.js';
 
 // Connecting an environment and a model: the task, scripted agents, the policy interface.
 export { type RolloutTask, type EpisodeSpec } from './rollout/rollout-task.js';

@@ -150,7 +150,7 @@ describe('generation', () => {
     const again = await policy.generate(batch, { maxTokens: 12, temperature: 0.9, seed: 3, stopTokenIds: [], sampleOnDevice: true });
     expect(drawn.map((g) => g.tokenIds)).toEqual(again.map((g) => g.tokenIds));
     expect(new Set(drawn.map((g) => g.tokenIds.join(','))).size).toBeGreaterThan(2);
-    const scored = await policy.logprobs(drawn.map((g) => [...g.promptTokenIds, ...g.tokenIds]));
+    const scored = await policy.logprobs(drawn.map((g) => [...g.promptTokenIds, ...g.tokenIds]), { temperature: 0.9 });
     drawn.forEach((g, i) => close(g.logprobs, scored[i]!.slice(g.promptTokenIds.length), 1e-4));
     await expect(policy.generate([p], { maxTokens: 2, topK: 5, sampleOnDevice: true })).rejects.toThrow(/sampleOnDevice: false/);
   });
@@ -160,11 +160,18 @@ describe('generation', () => {
     expect(sharedRows([[1, 2], [1], [2, 1]])).toBeUndefined();
   });
 
-  it('reports log-probs equal to scoring the completed sequence', async () => {
-    const [g] = await policy.generate([prompts()[0]!], { maxTokens: 12, temperature: 1, seed: 4, stopTokenIds: [] });
-    const [scored] = await policy.logprobs([[...g!.promptTokenIds, ...g!.tokenIds]]);
-    // One convention: a generated token's log-prob sits at that token's index in the scored sequence.
-    close(g!.logprobs, scored!.slice(g!.promptTokenIds.length), 1e-4);
+  it('reports log-probs equal to scoring the completed sequence at the sampling temperature', async () => {
+    for (const temperature of [1, 0.6]) {
+      const [g] = await policy.generate([prompts()[0]!], { maxTokens: 12, temperature, seed: 4, stopTokenIds: [] });
+      const [scored] = await policy.logprobs([[...g!.promptTokenIds, ...g!.tokenIds]], { temperature });
+      // One convention: a generated token's log-prob sits at that token's index in the scored sequence.
+      close(g!.logprobs, scored!.slice(g!.promptTokenIds.length), 1e-4);
+      if (temperature !== 1) {
+        // …and at T ≠ 1 that is not the model's own distribution: the tempered one is sharper.
+        const [own] = await policy.logprobs([[...g!.promptTokenIds, ...g!.tokenIds]]);
+        expect(Math.max(...g!.logprobs.map((v, t) => Math.abs(v - own!.slice(g!.promptTokenIds.length)[t]!)))).toBeGreaterThan(1e-2);
+      }
+    }
   });
 
   it('samples reproducibly from a seed and honours stop tokens, stop strings and text prompts', async () => {

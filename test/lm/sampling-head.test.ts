@@ -54,8 +54,8 @@ describe('the sampling head (next-token draws inside the step graph)', () => {
       for (let b = 0; b < rows; b++) {
         const row = logits.subarray(b * vocab, (b + 1) * vocab);
         const host = hostInverseCdf(row, temperature, uniform[b]!);
-        const exact = logSoftmax(row);
-        // The drawn token's log-probability is at temperature 1, whichever token was drawn.
+        const exact = logSoftmax(Float64Array.from(row, (x) => x / temperature));
+        // The drawn token's log-probability is at the sampling temperature, whichever token was drawn.
         expect(out[SAMPLING_IO.logprob]![b]!).toBeCloseTo(exact[out[SAMPLING_IO.token]![b]!]!, 4);
         // float32 running sums: only a target within 1e-5 of a token's edge may land on a neighbour.
         if (host.margin < 1e-5) continue;

@@ -35,7 +35,7 @@ describe('sampling', () => {
     expect(draw(11)).toEqual(draw(11));
   });
 
-  it('TokenSampler draws the tokens sampleToken draws and the exact logSoftmax log-prob, at every setting', () => {
+  it('TokenSampler draws the tokens sampleToken draws and the exact log-prob at the sampling temperature, at every setting', () => {
     const gen = new Rng(5);
     const vocab = 2048;
     const sampler = new TokenSampler(vocab);
@@ -47,7 +47,9 @@ describe('sampling', () => {
         const logits = Float32Array.from({ length: vocab }, () => (gen.float() - 0.5) * 12);
         const { token, logprob } = sampler.draw(logits, options, a);
         expect(token).toBe(sampleToken(logits, options, b));
-        expect(logprob).toBe(logSoftmax(logits)[token]);
+        // log-softmax(logits / T) at the draw's temperature (T = 1 when greedy), top-k/top-p not renormalised.
+        const t = (options.temperature ?? 1) > 0 ? (options.temperature ?? 1) : 1;
+        expect(logprob).toBe(logSoftmax(t === 1 ? logits : Float64Array.from(logits, (x) => x / t))[token]);
       }
     }
   });

@@ -5,14 +5,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Policy, SafetensorsFile, createTinyModel, loadModel, type TinyModelOptions } from '../../src/lm/index.js';
 import { packageRoot } from '../../src/base/package-root.js';
+import { frameworkPython } from '../python/venv.js';
 
 /**
  * Checks log-probs and gradients against scripts/torch_reference.py, an independent PyTorch
- * implementation reading the same model directory. Runs when /usr/bin/python3 has torch
- * (Debian: apt-get install python3-torch); skipped otherwise.
+ * implementation reading the same model directory. Runs on the venv of scripts/python-venv.sh
+ * (PyTorch 2.13, the torch the benches compare against; the same venv the framework tests use),
+ * skipped only where there is no local Python index.
  */
-const PYTHON = process.env['SQLENV_TORCH_PYTHON'] ?? '/usr/bin/python3';
-const hasTorch = spawnSync(PYTHON, ['-c', 'import torch, numpy'], { encoding: 'utf8' }).status === 0;
+const PYTHON = frameworkPython('PyTorch reference of the LM graphs', ['torch', 'numpy']);
 const SCRIPT = join(packageRoot(), 'scripts', 'torch_reference.py');
 
 const sequences = [
@@ -30,8 +31,11 @@ const configs: [string, TinyModelOptions][] = [
   ],
 ];
 
-describe.skipIf(!hasTorch)('against the PyTorch reference', () => {
-  for (const [label, options] of configs) {
+// The first shape again, scored at a sampling temperature: log_softmax(logits / T), as GRPO trains.
+const cases: [string, TinyModelOptions, number][] = [...configs.map(([label, options]): [string, TinyModelOptions, number] => [label, options, 1]), [`${configs[0]![0]}, temperature 0.6`, configs[0]![1], 0.6]];
+
+describe.runIf(PYTHON)('against the PyTorch reference', () => {
+  for (const [label, options, temperature] of cases) {
     it(`matches log-probs and gradients: ${label}`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'lm-torch-'));
       await createTinyModel(join(dir, 'model'), { vocabSize: 500, ...options });
@@ -39,11 +43,11 @@ describe.skipIf(!hasTorch)('against the PyTorch reference', () => {
       const policy = await Policy.create(model, { train: 'full' });
       try {
         const weights = sequences.map((s) => new Array(s.length).fill(-1));
-        const ours = await policy.backward(sequences, weights);
+        const ours = await policy.backward(sequences, weights, { temperature });
 
         const gradPath = join(dir, 'ref-grad.safetensors');
-        const args = [SCRIPT, '--model', join(dir, 'model'), '--grad-out', gradPath, ...sequences.flatMap((s) => ['--tokens', s.join(',')])];
-        const run = spawnSync(PYTHON, args, { encoding: 'utf8' });
+        const args = [SCRIPT, '--model', join(dir, 'model'), '--grad-out', gradPath, '--temperature', String(temperature), ...sequences.flatMap((s) => ['--tokens', s.join(',')])];
+        const run = spawnSync(PYTHON!, args, { encoding: 'utf8' });
         expect(run.status, run.stderr).toBe(0);
         const ref = JSON.parse(run.stdout) as { logprobs: number[][] };
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyOverrides, configDocsTable, parseConfigText, resolveTrainConfig, TrainConfigError } from '../../src/train/config/load-config.js';
 import { editDistance } from '../../src/base/edit-distance.js';
 import { suggestName } from '../../src/train/config/did-you-mean.js';
+import { curveSplits } from '../../src/train/run/grpo-phase.js';
 
 describe('did-you-mean', () => {
   it('computes edit distances and suggests close names', () => {
@@ -43,6 +44,16 @@ describe('resolveTrainConfig', () => {
       /sft\.validationSplits: "eval" is not one of env\.validationSplits \("validation"\)\. Add it there or remove it here\./,
     );
     expect(resolveTrainConfig({ env: { validationSplits: ['validation', 'validation_unseen_db'] }, sft: { validationSplits: ['validation'] } }).sft.validationSplits).toEqual(['validation']);
+  });
+
+  it('refuses a held-out curve split that is not a validation split, and picks the curve splits', () => {
+    expect(() => resolveTrainConfig({ env: { validationSplits: [] }, eval: { curveSplits: ['validation'] } })).toThrow(
+      /eval\.curveSplits: "validation" is not one of env\.validationSplits \(none\)\. Add it there or remove it here\./,
+    );
+    const both = { validationSplits: ['validation', 'validation_unseen_db'], evalSplits: ['eval'] };
+    expect(curveSplits(resolveTrainConfig({ env: both, eval: { curveSplits: ['validation'] } }))).toEqual(['validation']);
+    expect(curveSplits(resolveTrainConfig({ env: both }))).toEqual(['validation', 'validation_unseen_db']);
+    expect(curveSplits(resolveTrainConfig({ env: { validationSplits: [], evalSplits: ['eval'] } }))).toEqual(['eval']);
   });
 
   it('reports every problem at once, with enum choices', () => {

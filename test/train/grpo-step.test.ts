@@ -24,8 +24,8 @@ const A = 4; // token id of 'a' in the bigram fixture's charset (offset 3 + inde
 
 /** Records every call the trainer makes; optionally drops entropies or injects NaN. */
 class RecordingPolicy implements TrainablePolicy {
-  readonly scores: { sequences: number[][]; reference: boolean; result: TokenScores[] }[] = [];
-  readonly backwards: { sequences: number[][]; weights: Float64Array[]; entropyWeights?: Float64Array[] }[] = [];
+  readonly scores: { sequences: number[][]; reference: boolean; temperature?: number; result: TokenScores[] }[] = [];
+  readonly backwards: { sequences: number[][]; weights: Float64Array[]; entropyWeights?: Float64Array[]; temperature?: number }[] = [];
   constructor(
     readonly inner: BigramPolicy,
     private readonly options: { noEntropies?: boolean; noSamplingLogprobs?: boolean } = {},
@@ -37,17 +37,18 @@ class RecordingPolicy implements TrainablePolicy {
     const out = await this.inner.generate(requests, rng);
     return this.options.noSamplingLogprobs ? out.map((g) => ({ ...g, logprobs: [] })) : out;
   }
-  async score(sequences: readonly (readonly number[])[], options: { reference?: boolean; entropy?: boolean } = {}): Promise<TokenScores[]> {
+  async score(sequences: readonly (readonly number[])[], options: { reference?: boolean; entropy?: boolean; temperature?: number } = {}): Promise<TokenScores[]> {
     let result = await this.inner.score(sequences, options);
     if (this.options.noEntropies) result = result.map((s) => ({ logprobs: s.logprobs }));
-    this.scores.push({ sequences: sequences.map((s) => [...s]), reference: options.reference ?? false, result });
+    this.scores.push({ sequences: sequences.map((s) => [...s]), reference: options.reference ?? false, ...(options.temperature !== undefined ? { temperature: options.temperature } : {}), result });
     return result;
   }
-  async backward(sequences: readonly (readonly number[])[], weights: readonly Float64Array[], entropyWeights?: readonly Float64Array[], options?: { scores?: { entropy?: boolean } }): Promise<TokenScores[] | void> {
+  async backward(sequences: readonly (readonly number[])[], weights: readonly Float64Array[], entropyWeights?: readonly Float64Array[], options?: { scores?: { entropy?: boolean }; temperature?: number }): Promise<TokenScores[] | void> {
     this.backwards.push({
       sequences: sequences.map((s) => [...s]),
       weights: weights.map((w) => w.slice()),
       ...(entropyWeights ? { entropyWeights: entropyWeights.map((w) => w.slice()) } : {}),
+      ...(options?.temperature !== undefined ? { temperature: options.temperature } : {}),
     });
     const scores = await this.inner.backward(sequences, weights, entropyWeights, options);
     return scores && this.options.noEntropies ? scores.map((s) => ({ logprobs: s.logprobs })) : scores;
@@ -108,6 +109,22 @@ async function runStep(
 
 const policyScores = (p: RecordingPolicy) => p.scores.filter((s) => !s.reference);
 const sumAbs = (w: ArrayLike<number>) => Array.from(w).reduce((a, v) => a + Math.abs(v), 0);
+
+describe('rollout.temperature in the update', () => {
+  it('scores the policy, the old policy and the reference at the sampling temperature, and differentiates log π_T', async () => {
+    const { result, policy } = await runStep({ rollout: { temperature: 0.5, maskTruncated: false }, grpo: { muIterations: 2, loss: { beta: 0.1 } } });
+    expect(policy.scores.length).toBeGreaterThanOrEqual(3); // reference + one per μ-iteration
+    for (const call of [...policy.scores, ...policy.backwards]) expect(call.temperature).toBe(0.5);
+    // The first μ-iteration's policy scores are the sampling-time log-probs (both at T): the ratios are 1 there.
+    const trained = result.episodes.filter((e) => e.advantage !== undefined);
+    const first = policyScores(policy)[0]!;
+    trained.forEach((e, i) =>
+      e.episode.mask.forEach((m, t) => {
+        if (m > 0) expect(first.result[i]!.logprobs[t]!).toBeCloseTo(e.episode.samplingLogprobs![t]!, 5);
+      }),
+    );
+  });
+});
 
 describe('grpo.muIterations', () => {
   it('μ = 2: the second pass scores the updated policy against the stored old log-probs, and clipping engages', async () => {

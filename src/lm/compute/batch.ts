@@ -1,3 +1,5 @@
+import { GRAPH_IO } from '../graph/graphs.js';
+import { onnxTensor, type OnnxHostTensor } from '../graph/onnx.js';
 import type { ModelConfig } from '../model/config.js';
 import { ropeAttentionFactor, ropeInverseFrequencies, ropeTablesAt } from '../model/rope.js';
 
@@ -14,6 +16,43 @@ export interface PackedBatch {
   readonly mask: Uint8Array;
   /** Padding added at the start of each row. */
   readonly padding: readonly number[];
+}
+
+/** How a scoring pass reads the model's distribution. */
+export interface ScoringTemperature {
+  /**
+   * Score log-probs (and entropies) at this temperature: log-softmax(logits / T). Default 1, the
+   * model's own distribution; a policy gradient over samples drawn at T uses T here (as TRL does).
+   */
+  readonly temperature?: number;
+}
+
+/**
+ * `{ temperature }` when the options name one, else nothing (for spreading into options objects
+ * under exactOptionalPropertyTypes).
+ *
+ * @example
+ * scoreSequences(engine, rope, seqs, { ...temperatureOf(options) });
+ */
+export function temperatureOf(options: ScoringTemperature): ScoringTemperature {
+  return options.temperature === undefined ? {} : { temperature: options.temperature };
+}
+
+/**
+ * The LM head's inputs of a scoring batch: each position's target (`target_ids` [B, S]) and
+ * `logit_scale` (1 / temperature). Graphs without a head take neither.
+ *
+ * @example
+ * const feeds = headFeeds(targets, 2, 5, 0.85);
+ */
+export function headFeeds(targets: BigInt64Array, batchSize: number, length: number, temperature = 1): Record<string, OnnxHostTensor> {
+  if (!(temperature > 0) || !Number.isFinite(temperature)) {
+    throw new RangeError(`scoring temperature must be a positive finite number (got ${temperature}); greedy decoding samples at 0 but its tokens are scored at 1`);
+  }
+  return {
+    [GRAPH_IO.targetIds]: onnxTensor('int64', [batchSize, length], targets),
+    [GRAPH_IO.logitScale]: onnxTensor('float32', [1], new Float32Array([1 / temperature])),
+  };
 }
 
 /**

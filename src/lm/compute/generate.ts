@@ -68,7 +68,11 @@ export interface Generation {
   readonly tokenIds: number[];
   /** Text of the generated ids without the stop token, cut before a stop string. */
   readonly text: string;
-  /** log p(token) under the model's own distribution (temperature 1, no top-k/top-p), one per token id. */
+  /**
+   * log p(token) under the distribution it was drawn from: log-softmax(logits / T) at the sampling
+   * temperature T (1 when greedy), without top-k/top-p renormalisation, one per token id — what
+   * `Policy.logprobs(…, { temperature: T })` gives for the completed sequence.
+   */
   readonly logprobs: number[];
   readonly finishReason: FinishReason;
   /** With `keepCache`: the keys and values of the prompt and the generated tokens but the last. */

@@ -2,7 +2,7 @@ import type { LoraAdapter } from '../lora/adapter.js';
 import type { GradientTarget } from '../graph/graphs.js';
 import type { OrtTensor, ResidentOptimizer, ResidentOptimizerState, ResidentStepReport } from '../graph/onnx.js';
 import type { FloatTensor } from '../tensor.js';
-import type { RopeCache } from './batch.js';
+import { temperatureOf, type RopeCache, type ScoringTemperature } from './batch.js';
 import type { ModelEngine } from './engine.js';
 import { accumulateGradients, type ScoreResult, type ScoresWanted } from './scoring.js';
 
@@ -50,15 +50,17 @@ export class PolicyTrainer {
    * `sequences` to the accumulators (layout as `Policy.backward`). Returns the objective, and with
    * `scores` the pass's log-probs (and entropies when `scores.entropy`). With `promptLengths` rows
    * that share a prompt compute it once, forward and backward (exact; see `shared-prompts.ts`).
+   * `temperature` T differentiates log-softmax(logits / T) (default 1; see `Policy.logprobs`).
    */
   async accumulate(
     sequences: readonly (readonly number[])[],
     weights: readonly ArrayLike<number>[],
-    options: { entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted; promptLengths?: readonly number[]; completionOnly?: boolean } = {},
+    options: { entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted; promptLengths?: readonly number[]; completionOnly?: boolean } & ScoringTemperature = {},
   ): Promise<{ objective: number } & Partial<ScoreResult>> {
     this.check();
     return accumulateGradients(this.engine, this.rope, sequences, weights, this.optimizer, {
       target: this.target,
+      ...temperatureOf(options),
       ...(this.adapter ? { adapter: this.adapter } : {}),
       ...(options.entropyWeights ? { entropyWeights: options.entropyWeights } : {}),
       ...(options.scores ? { scores: options.scores } : {}),

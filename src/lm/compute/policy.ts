@@ -1,7 +1,7 @@
 import type { LoraAdapter } from '../lora/adapter.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { floatTensor, type FloatTensor } from '../tensor.js';
-import { RopeCache } from './batch.js';
+import { RopeCache, temperatureOf, type ScoringTemperature } from './batch.js';
 import { ModelEngine, type EngineOptions } from './engine.js';
 import { generateTokens, type GenerateOptions, type Generation } from './generate.js';
 import { ResidentOptimizer, adamw, type AdamWConfig, type OrtTensor } from '../graph/onnx.js';
@@ -79,9 +79,10 @@ export class Policy {
    * Per-token log-probs of each sequence, token-aligned: entry t is log p(seq[t] | seq[..t−1]),
    * entry 0 is 0 (the first token has no context).
    * `reference: true` scores with the frozen base model (adapters off, full-tuning updates ignored).
+   * `temperature` T scores log-softmax(logits / T), the distribution sampling at T draws from (default 1).
    */
-  async logprobs(sequences: readonly (readonly number[])[], options: { reference?: boolean } = {}): Promise<Float32Array[]> {
-    const result = await scoreSequences(this.engine, this.rope, sequences, this.computeOptions(options.reference ?? false));
+  async logprobs(sequences: readonly (readonly number[])[], options: { reference?: boolean } & ScoringTemperature = {}): Promise<Float32Array[]> {
+    const result = await scoreSequences(this.engine, this.rope, sequences, { ...this.computeOptions(options.reference ?? false), ...temperatureOf(options) });
     return result.logprobs;
   }
 
@@ -92,9 +93,10 @@ export class Policy {
    * prompt compute it once (on CPU), with the same scores to float rounding; with `completionOnly`
    * the prompts' entries [1, promptLength) are 0 and cost no LM head.
    */
-  async score(sequences: readonly (readonly number[])[], options: { reference?: boolean; entropy?: boolean; promptLengths?: readonly number[]; completionOnly?: boolean } = {}): Promise<ScoreResult> {
+  async score(sequences: readonly (readonly number[])[], options: { reference?: boolean; entropy?: boolean; promptLengths?: readonly number[]; completionOnly?: boolean } & ScoringTemperature = {}): Promise<ScoreResult> {
     return scoreSequences(this.engine, this.rope, sequences, {
       ...this.computeOptions(options.reference ?? false),
+      ...temperatureOf(options),
       entropy: options.entropy ?? false,
       ...(options.promptLengths ? { promptLengths: options.promptLengths, completionOnly: options.completionOnly ?? false } : {}),
     });
@@ -106,13 +108,14 @@ export class Policy {
    * masked tokens) to get ∂loss/∂θ; e.g. −1 on
    * every completion token gives the gradient of the negative log-likelihood. With
    * `entropyWeights` (∂loss/∂entropy, same layout) the entropy of each position's next-token
-   * distribution joins the objective, as an entropy bonus needs.
+   * distribution joins the objective, as an entropy bonus needs. `temperature` as in {@link logprobs}.
    */
-  async backward(sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], options: { entropyWeights?: readonly ArrayLike<number>[] } = {}): Promise<GradientResult> {
+  async backward(sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], options: { entropyWeights?: readonly ArrayLike<number>[] } & ScoringTemperature = {}): Promise<GradientResult> {
     if (this.train === 'none') throw new RangeError("this policy was created with train: 'none'; create it with train 'lora' or 'full' to get gradients");
     return gradSequences(this.engine, this.rope, sequences, weights, {
       target: this.train === 'lora' ? 'lora' : 'base',
       ...this.computeOptions(false),
+      ...temperatureOf(options),
       ...(options.entropyWeights ? { entropyWeights: options.entropyWeights } : {}),
     });
   }

@@ -111,22 +111,30 @@ function drawFull(logits: ArrayLike<number>, temperature: number, rng: Rng, scal
   return { token: n - 1, logZ };
 }
 
-/** log-softmax(logits)[token], computed as {@link logSoftmax} computes it, without the other entries. */
-function logProbability(logits: ArrayLike<number>, token: number): number {
-  return logits[token]! - logNormaliser(logits);
+/**
+ * log-softmax(logits / temperature)[token], computed as {@link logSoftmax} computes it, without the
+ * other entries (temperature 1: the logits as they are; x / 1 is exact).
+ */
+function logProbability(logits: ArrayLike<number>, token: number, temperature: number, scratch: Float64Array): number {
+  if (temperature === 1) return logits[token]! - logNormaliser(logits);
+  const n = logits.length;
+  const scaled = n <= scratch.length ? scratch.subarray(0, n) : new Float64Array(n);
+  for (let i = 0; i < n; i++) scaled[i] = logits[i]! / temperature;
+  return scaled[token]! - logNormaliser(scaled);
 }
 
 /**
  * Draws tokens as {@link sampleToken} does (the same token for the same random state) and
- * returns each with its log-probability under the model's own distribution (temperature 1,
- * no top-k/top-p), as `logSoftmax(logits)[token]` gives it. Made once per generation call: it
- * keeps its scratch buffers, and at temperature 1 without top-k/top-p the draw's own
+ * returns each with its log-probability under the distribution it was drawn from: the logits at
+ * the temperature, log-softmax(logits / T)[token], without top-k/top-p renormalisation (what a
+ * trainer scores at T, as TRL does; greedy decoding, T = 0, reports T = 1). Made once per
+ * generation call: it keeps its scratch buffers, and without top-k/top-p the draw's own
  * normaliser is the log-probability's, so each row costs two passes of `exp` over the vocabulary
  * (a decode step runs it for every row).
  *
  * @example
  * const sampler = new TokenSampler(vocabSize);
- * const { token, logprob } = sampler.draw(rowLogits, { temperature: 1 }, rng);
+ * const { token, logprob } = sampler.draw(rowLogits, { temperature: 0.8 }, rng);
  */
 export class TokenSampler {
   private readonly scaled: Float64Array;
@@ -137,7 +145,7 @@ export class TokenSampler {
     this.exps = new Float64Array(vocabSize);
   }
 
-  /** The next token from one row of logits, and log p(token) at temperature 1. */
+  /** The next token from one row of logits, and its log-probability at the sampling temperature (1 when greedy). */
   draw(logits: ArrayLike<number>, options: SamplingOptions, rng: Rng): { token: number; logprob: number } {
     const temperature = options.temperature ?? 1;
     const n = logits.length;
@@ -145,10 +153,9 @@ export class TokenSampler {
     const topP = options.topP ?? 1;
     if (temperature <= 0 || (topK > 0 && topK < n) || topP < 1 || n > this.scaled.length) {
       const token = sampleToken(logits, options, rng);
-      return { token, logprob: logProbability(logits, token) };
+      return { token, logprob: logProbability(logits, token, temperature > 0 ? temperature : 1, this.scaled) };
     }
     const { token, logZ } = drawFull(logits, temperature, rng, this.scaled, this.exps);
-    // At temperature 1 the scaled logits are the logits (x / 1 is exact): the same normaliser.
-    return { token, logprob: temperature === 1 ? this.scaled[token]! - logZ : logProbability(logits, token) };
+    return { token, logprob: this.scaled[token]! - logZ };
   }
 }

@@ -2,7 +2,7 @@ import type { LoraAdapter } from '../lora/adapter.js';
 import type { FloatTensor } from '../tensor.js';
 import { GRAPH_IO, type GradientTarget } from '../graph/graphs.js';
 import { accumulatorName, nextName, onnxTensor, type OnnxHostTensor, type ResidentOptimizer } from '../graph/onnx.js';
-import { attentionBias, checkTokenIds, packLeft, positionsFromMask, type RopeCache } from './batch.js';
+import { attentionBias, checkTokenIds, headFeeds, packLeft, positionsFromMask, type RopeCache, type ScoringTemperature } from './batch.js';
 import type { ModelEngine, WeightSource } from './engine.js';
 import { accumulateSharedPrompts, planSharedPrompts, scoreSharedPrompts, type PromptPlan } from './shared-prompts.js';
 
@@ -28,7 +28,7 @@ export interface GradientResult extends ScoreResult {
 }
 
 /** Host-side inputs of the scoring graph for one batch. */
-function scoringFeeds(sequences: readonly (readonly number[])[], padId: number, rope: RopeCache, headDim: number, vocabSize: number): { feeds: Record<string, OnnxHostTensor>; padding: readonly number[]; length: number } {
+function scoringFeeds(sequences: readonly (readonly number[])[], padId: number, rope: RopeCache, headDim: number, vocabSize: number, temperature: number | undefined): { feeds: Record<string, OnnxHostTensor>; padding: readonly number[]; length: number } {
   for (const s of sequences) {
     if (s.length < 2) throw new RangeError('each sequence needs at least 2 tokens to score (a context token and a target)');
     checkTokenIds(s, vocabSize);
@@ -41,7 +41,7 @@ function scoringFeeds(sequences: readonly (readonly number[])[], padId: number, 
   return {
     feeds: {
       [GRAPH_IO.inputIds]: onnxTensor('int64', [B, T], packed.ids),
-      [GRAPH_IO.targetIds]: onnxTensor('int64', [B, T], targets),
+      ...headFeeds(targets, B, T, temperature),
       [GRAPH_IO.cos]: onnxTensor('float32', [B, T, headDim], cos),
       [GRAPH_IO.sin]: onnxTensor('float32', [B, T, headDim], sin),
       [GRAPH_IO.attentionBias]: onnxTensor('float32', [B, 1, T, T], attentionBias(packed.mask, B, T, 0)),
@@ -75,7 +75,7 @@ export async function scoreSequences(
   engine: ModelEngine,
   rope: RopeCache,
   sequences: readonly (readonly number[])[],
-  options: WeightSource & { entropy?: boolean; promptLengths?: readonly number[]; completionOnly?: boolean } = {},
+  options: WeightSource & ScoringTemperature & { entropy?: boolean; promptLengths?: readonly number[]; completionOnly?: boolean } = {},
 ): Promise<ScoreResult> {
   const entropy = options.entropy ?? false;
   const { promptLengths, completionOnly, ...unshared } = options;
@@ -95,7 +95,7 @@ export async function scoreSequences(
     return { logprobs, ...(entropies ? { entropies } : {}) };
   }
   const { session, built } = await (entropy ? engine.entropyScoring('none', options.adapter?.config) : engine.scoring('none', options.adapter?.config));
-  const { feeds, padding, length } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize);
+  const { feeds, padding, length } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize, options.temperature);
   const outputs = entropy ? [GRAPH_IO.logprobs, GRAPH_IO.entropy] : [GRAPH_IO.logprobs];
   const out = await session.run({ ...feeds, ...(await engine.weightFeeds(built, options)) }, { outputs });
   return {
@@ -120,9 +120,9 @@ function packWeights(name: string, sequences: readonly (readonly number[])[], we
 }
 
 /** Scoring feeds plus the packed token (and entropy) weights of a gradient run. */
-function weightedFeeds(engine: ModelEngine, rope: RopeCache, sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], entropyWeights: readonly ArrayLike<number>[] | undefined): { feeds: Record<string, OnnxHostTensor>; padding: readonly number[]; length: number } {
+function weightedFeeds(engine: ModelEngine, rope: RopeCache, sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], entropyWeights: readonly ArrayLike<number>[] | undefined, temperature: number | undefined): { feeds: Record<string, OnnxHostTensor>; padding: readonly number[]; length: number } {
   if (weights.length !== sequences.length) throw new RangeError(`got ${weights.length} weight rows for ${sequences.length} sequences`);
-  const { feeds, padding, length: T } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize);
+  const { feeds, padding, length: T } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize, temperature);
   feeds[GRAPH_IO.tokenWeights] = onnxTensor('float32', [sequences.length, T], packWeights('weights', sequences, weights, padding, T));
   if (entropyWeights) feeds[GRAPH_IO.entropyWeights] = onnxTensor('float32', [sequences.length, T], packWeights('entropy weights', sequences, entropyWeights, padding, T));
   return { feeds, padding, length: T };
@@ -143,13 +143,13 @@ export async function gradSequences(
   rope: RopeCache,
   sequences: readonly (readonly number[])[],
   weights: readonly ArrayLike<number>[],
-  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[] },
+  options: WeightSource & ScoringTemperature & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[] },
 ): Promise<GradientResult> {
   if (weights.length !== sequences.length) throw new RangeError(`got ${weights.length} weight rows for ${sequences.length} sequences`);
   if (options.target === 'lora' && !options.adapter) throw new RangeError("target 'lora' needs an adapter");
   const withEntropy = options.entropyWeights !== undefined;
   const { session, built } = await (withEntropy ? engine.entropyScoring(options.target, options.adapter?.config) : engine.scoring(options.target, options.adapter?.config));
-  const { feeds, padding, length: T } = weightedFeeds(engine, rope, sequences, weights, options.entropyWeights);
+  const { feeds, padding, length: T } = weightedFeeds(engine, rope, sequences, weights, options.entropyWeights, options.temperature);
   const out = await session.run({ ...feeds, ...(await engine.weightFeeds(built, options)) });
   const gradients = new Map<string, FloatTensor>();
   for (const name of built.gradientOf) {
@@ -182,7 +182,7 @@ export async function accumulateGradients(
   sequences: readonly (readonly number[])[],
   weights: readonly ArrayLike<number>[],
   optimizer: ResidentOptimizer,
-  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted; promptLengths?: readonly number[]; completionOnly?: boolean },
+  options: WeightSource & ScoringTemperature & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted; promptLengths?: readonly number[]; completionOnly?: boolean },
 ): Promise<{ objective: number } & Partial<ScoreResult>> {
   if (options.target === 'lora' && !options.adapter) throw new RangeError("target 'lora' needs an adapter");
   if (weights.length !== sequences.length) throw new RangeError(`got ${weights.length} weight rows for ${sequences.length} sequences`);
@@ -207,7 +207,7 @@ export async function accumulateGradients(
   }
   const entropy = options.entropyWeights !== undefined ? 'objective' : options.scores?.entropy ? 'output' : 'none';
   const { session, built } = await engine.training(options.target, entropy, options.adapter?.config);
-  const { feeds, padding, length: T } = weightedFeeds(engine, rope, sequences, weights, options.entropyWeights);
+  const { feeds, padding, length: T } = weightedFeeds(engine, rope, sequences, weights, options.entropyWeights, options.temperature);
   const resident = new Map(optimizer.names.map((n) => [n, optimizer.parameter(n)] as const));
   const accumulation = optimizer.accumulation();
   // The pass computes the log-probs (and entropies) anyway: asking for them costs a copy, not a pass.

@@ -1,6 +1,6 @@
 import { GRAPH_IO, type GradientTarget } from '../graph/graphs.js';
 import { accumulatorName, nextName, onnxTensor, type OnnxHostTensor, type OrtTensor, type ResidentOptimizer } from '../graph/onnx.js';
-import { MASKED, attentionBias, gatherRows, packLeft, positionsFromMask, type RopeCache } from './batch.js';
+import { MASKED, attentionBias, gatherRows, headFeeds, packLeft, positionsFromMask, type RopeCache, type ScoringTemperature } from './batch.js';
 import type { ModelEngine, WeightSource } from './engine.js';
 
 /**
@@ -61,7 +61,7 @@ export function planSharedPrompts(sequences: readonly (readonly number[])[], pro
 }
 
 /** The prefix batch: one left-padded row per group, its targets (each position scores the next token). */
-function prefixBatch(engine: ModelEngine, rope: RopeCache, sequences: readonly (readonly number[])[], groups: readonly PromptGroup[]) {
+function prefixBatch(engine: ModelEngine, rope: RopeCache, sequences: readonly (readonly number[])[], groups: readonly PromptGroup[], temperature: number | undefined) {
   const { headDim } = engine.model.config;
   const padId = engine.model.generationDefaults.padTokenId;
   const first = groups.map((g) => sequences[g.rows[0]!]!);
@@ -75,7 +75,7 @@ function prefixBatch(engine: ModelEngine, rope: RopeCache, sequences: readonly (
   const { cos, sin } = rope.tables(positionsFromMask(packed.mask, U, P));
   const feeds: Record<string, OnnxHostTensor> = {
     [GRAPH_IO.inputIds]: onnxTensor('int64', [U, P], packed.ids),
-    [GRAPH_IO.targetIds]: onnxTensor('int64', [U, P], targets),
+    ...headFeeds(targets, U, P, temperature),
     [GRAPH_IO.cos]: onnxTensor('float32', [U, P, headDim], cos),
     [GRAPH_IO.sin]: onnxTensor('float32', [U, P, headDim], sin),
     [GRAPH_IO.attentionBias]: onnxTensor('float32', [U, 1, P, P], attentionBias(packed.mask, U, P, 0)),
@@ -84,7 +84,7 @@ function prefixBatch(engine: ModelEngine, rope: RopeCache, sequences: readonly (
 }
 
 /** The continuation batch: every grouped row's tokens from its split on, after its group's prefix. */
-function suffixBatch(engine: ModelEngine, rope: RopeCache, sequences: readonly (readonly number[])[], groups: readonly PromptGroup[], prefix: { length: number; mask: Uint8Array }) {
+function suffixBatch(engine: ModelEngine, rope: RopeCache, sequences: readonly (readonly number[])[], groups: readonly PromptGroup[], prefix: { length: number; mask: Uint8Array }, temperature: number | undefined) {
   const { headDim } = engine.model.config;
   const padId = engine.model.generationDefaults.padTokenId;
   const rows = groups.flatMap((g) => g.rows);
@@ -112,7 +112,7 @@ function suffixBatch(engine: ModelEngine, rope: RopeCache, sequences: readonly (
   }
   const feeds: Record<string, OnnxHostTensor> = {
     [GRAPH_IO.inputIds]: onnxTensor('int64', [R, T], packed.ids),
-    [GRAPH_IO.targetIds]: onnxTensor('int64', [R, T], targets),
+    ...headFeeds(targets, R, T, temperature),
     [GRAPH_IO.cos]: onnxTensor('float32', [R, T, headDim], cos),
     [GRAPH_IO.sin]: onnxTensor('float32', [R, T, headDim], sin),
     [GRAPH_IO.attentionBias]: onnxTensor('float32', [R, 1, T, S], bias),
@@ -187,7 +187,7 @@ export async function scoreSharedPrompts(
   rope: RopeCache,
   sequences: readonly (readonly number[])[],
   groups: readonly PromptGroup[],
-  options: WeightSource & { entropy?: boolean; completionOnly?: boolean },
+  options: WeightSource & ScoringTemperature & { entropy?: boolean; completionOnly?: boolean },
   into: { logprobs: Float32Array[]; entropies?: Float32Array[] },
 ): Promise<void> {
   const entropy = options.entropy ?? false;
@@ -197,7 +197,7 @@ export async function scoreSharedPrompts(
   const prefixGraph = promptScored ? await engine.promptPrefix(entropy, lora) : await engine.prefill(lora);
   const perGroup = sameSizeGroups(groups);
   const suffixGraph = await engine.promptSuffix(entropy, lora, perGroup);
-  const prefix = prefixBatch(engine, rope, sequences, groups);
+  const prefix = prefixBatch(engine, rope, sequences, groups, options.temperature);
   const { numLayers } = engine.model.config;
   const presents = Array.from({ length: numLayers }, (_, l) => [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]).flat();
   const scored = entropy ? [GRAPH_IO.logprobs, GRAPH_IO.entropy] : [GRAPH_IO.logprobs];
@@ -205,7 +205,7 @@ export async function scoreSharedPrompts(
     { ...(promptScored ? prefix.feeds : withoutTargets(prefix.feeds)), ...(await engine.weightFeeds(prefixGraph.built, options)) },
     { outputs: [...(promptScored ? scored : []), ...presents] },
   );
-  const suffix = suffixBatch(engine, rope, sequences, groups, prefix);
+  const suffix = suffixBatch(engine, rope, sequences, groups, prefix, options.temperature);
   const post = await suffixGraph.session.run(
     { ...suffix.feeds, ...pastFeeds(pre, numLayers, perGroup ? undefined : suffix.rowGroup), ...(await engine.weightFeeds(suffixGraph.built, options)) },
     { outputs: scored },
@@ -217,9 +217,9 @@ export async function scoreSharedPrompts(
   }
 }
 
-/** The prefix feeds without `target_ids` (for graphs without an LM head). */
+/** The prefix feeds without the LM head's inputs (`target_ids`, `logit_scale`), for graphs without one. */
 function withoutTargets(feeds: Record<string, OnnxHostTensor>): Record<string, OnnxHostTensor> {
-  const { [GRAPH_IO.targetIds]: _targets, ...rest } = feeds;
+  const { [GRAPH_IO.targetIds]: _targets, [GRAPH_IO.logitScale]: _scale, ...rest } = feeds;
   return rest;
 }
 
@@ -239,7 +239,7 @@ export async function accumulateSharedPrompts(
   weights: readonly ArrayLike<number>[],
   groups: readonly PromptGroup[],
   optimizer: ResidentOptimizer,
-  options: WeightSource & { target: Exclude<GradientTarget, 'none'>; entropy?: boolean; completionOnly?: boolean },
+  options: WeightSource & ScoringTemperature & { target: Exclude<GradientTarget, 'none'>; entropy?: boolean; completionOnly?: boolean },
   into?: { logprobs: Float32Array[]; entropies?: Float32Array[] },
 ): Promise<number> {
   const entropy = (options.entropy ?? false) && into?.entropies !== undefined;
@@ -250,7 +250,7 @@ export async function accumulateSharedPrompts(
   const presents = Array.from({ length: numLayers }, (_, l) => [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]).flat();
   const pasts = Array.from({ length: numLayers }, (_, l) => [GRAPH_IO.pastKey(l), GRAPH_IO.pastValue(l)]).flat();
 
-  const prefix = prefixBatch(engine, rope, sequences, groups);
+  const prefix = prefixBatch(engine, rope, sequences, groups, options.temperature);
   const U = groups.length;
   const P = prefix.length;
   // The prompt tokens' own weights, summed over each group (zero in GRPO: prompts are masked).
@@ -277,7 +277,7 @@ export async function accumulateSharedPrompts(
   );
 
   // 2. The continuations: parameter gradients accumulated, key/value gradients per row returned.
-  const suffix = suffixBatch(engine, rope, sequences, groups, prefix);
+  const suffix = suffixBatch(engine, rope, sequences, groups, prefix, options.temperature);
   const R = suffix.rows.length;
   const T = suffix.length;
   const suffixWeights = new Float32Array(R * T);

@@ -12,6 +12,12 @@ import { LmError } from '../errors.js';
 export const GRAPH_IO = {
   inputIds: 'input_ids',
   targetIds: 'target_ids',
+  /**
+   * Input [1] of every scoring graph with an LM head: 1 / T, multiplying the logits before the
+   * log-softmax, so log-probs and entropies are those of the distribution sampled at temperature
+   * T (1 for the model's own). Fed beside `target_ids`; graphs without a head take neither.
+   */
+  logitScale: 'logit_scale',
   cos: 'rope_cos',
   sin: 'rope_sin',
   attentionBias: 'attention_bias',
@@ -118,8 +124,9 @@ function presentSeedTerm(g: Graph, config: ModelConfig, present: readonly LayerC
 
 /**
  * The scoring (training) graph: per-token log-probabilities of `target_ids` given `input_ids`
- * ([B, T] each, int64), with RoPE tables `rope_cos`/`rope_sin` [B, T, D] and
- * `attention_bias` [B, 1, T, T]. With gradients, it also takes `token_weights` [B, T] and
+ * ([B, T] each, int64), with RoPE tables `rope_cos`/`rope_sin` [B, T, D],
+ * `attention_bias` [B, 1, T, T] and `logit_scale` [1] (1 / temperature: the logits are scaled
+ * before the log-softmax). With gradients, it also takes `token_weights` [B, T] and
  * outputs `objective = Σ token_weights · logprobs` and its gradient with respect to each
  * trained parameter as `grad.<name>` — a vector–Jacobian product, so any loss that is a
  * function of the log-probs can be trained by passing dLoss/dlogprobs as the weights.
@@ -171,7 +178,8 @@ export function buildScoringGraph(config: ModelConfig, options: ScoringGraphOpti
     return { graph: g, baseInputs: base, loraInputs: loraNames, gradientOf };
   }
   const targetIds = g.input(GRAPH_IO.targetIds, 'int64', ['batch', 'seq']);
-  const logits = lmHead(config, weights, hidden);
+  // Scored at the sampling temperature, as the policy gradient of the tempered policy needs (and TRL does).
+  const logits = lmHead(config, weights, hidden).mul(g.input(GRAPH_IO.logitScale, 'float32', [1]));
   // The entropy costs one more vocabulary-sized buffer, so only entropy graphs compute it.
   const { logprobs, entropy } = options.entropy ? logProbsAndEntropy(logits, targetIds) : { logprobs: tokenLogProbs(logits, targetIds), entropy: undefined };
   g.output(logprobs, GRAPH_IO.logprobs);

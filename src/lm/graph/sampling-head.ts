@@ -8,7 +8,7 @@ export const SAMPLING_IO = {
   inverseTemperature: 'sample_inverse_temperature',
   /** Output [B] int64: the token drawn at the temperature. */
   token: 'sampled_token',
-  /** Output [B]: its log-probability under the model's own distribution (temperature 1). */
+  /** Output [B]: its log-probability at the temperature, log-softmax(logits / T)[token] (what a trainer scores). */
   logprob: 'sampled_logprob',
   /** Output [B] int64: the most likely token (greedy decoding). */
   greedyToken: 'greedy_token',
@@ -38,15 +38,17 @@ export function appendSamplingHead(g: Graph, logits: Tensor, vocabSize: number):
   const inverseTemperature = g.input(SAMPLING_IO.inverseTemperature, 'float32', [1]);
   const max = ops.reduceMax(logits, [-1], true);
   const shifted = logits.sub(max);
-  const logNormaliser = ops.log(ops.reduceSum(ops.exp(shifted), [-1], true)).add(max); // [B, 1]
-  const logprobOf = (token: Tensor): Tensor => ops.gatherElements(logits, token, 1).sub(logNormaliser).squeeze([1]);
+  // log-softmax(x)[token] from x − max(x) and Σ exp(x − max(x)): the largest term is exp(0) = 1.
+  const logprobOf = (centred: Tensor, exps: Tensor, token: Tensor): Tensor =>
+    ops.gatherElements(centred, token, 1).sub(ops.log(ops.reduceSum(exps, [-1], true))).squeeze([1]);
 
   const greedy = ops.argMax(logits, -1, true); // [B, 1]
   g.output(greedy.squeeze([1]), SAMPLING_IO.greedyToken);
-  g.output(logprobOf(greedy), SAMPLING_IO.greedyLogprob);
+  g.output(logprobOf(shifted, ops.exp(shifted), greedy), SAMPLING_IO.greedyLogprob);
 
   // Unnormalised probabilities at the temperature; the largest is exp(0) = 1.
-  const weights = ops.exp(shifted.mul(inverseTemperature)); // [B, V]
+  const scaled = shifted.mul(inverseTemperature); // [B, V]
+  const weights = ops.exp(scaled); // [B, V]
   const C = Math.ceil(Math.sqrt(V));
   const R = Math.ceil(V / C);
   const pad = R * C - V;
@@ -66,5 +68,5 @@ export function appendSamplingHead(g: Graph, logits: Tensor, vocabSize: number):
   // Rounding can leave the target past a block's last real token: clamp into the vocabulary.
   const token = ops.cast(ops.minimum(ops.cast(block, 'float32').mul(C).add(within), V - 1), 'int64'); // [B, 1]
   g.output(token.squeeze([1]), SAMPLING_IO.token);
-  g.output(logprobOf(token), SAMPLING_IO.logprob);
+  g.output(logprobOf(scaled, weights, token), SAMPLING_IO.logprob);
 }

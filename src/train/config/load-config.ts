@@ -54,17 +54,22 @@ export function resolveTrainConfig(input: unknown): TrainConfig {
   const validate = ajv.compile<TrainConfig>(TRAIN_CONFIG_SCHEMA);
   const copy: unknown = structuredClone(input ?? {});
   if (!validate(copy)) throw new TrainConfigError((validate.errors ?? []).map(describeError));
-  const { sft, env } = copy;
+  const { sft, env, eval: evaluation } = copy;
   const problems = [
     sft.validationEpisodes > 0 && sft.epochs > 0 && sft.minEpochs > sft.epochs
       ? `sft.minEpochs (${sft.minEpochs}) exceeds sft.epochs (${sft.epochs}): SFT would never validate. Lower sft.minEpochs or raise sft.epochs.`
       : '',
-    ...sft.validationSplits
-      .filter((s) => !env.validationSplits.includes(s))
-      .map((s) => `sft.validationSplits: "${s}" is not one of env.validationSplits (${env.validationSplits.map((v) => `"${v}"`).join(', ') || 'none'}). Add it there or remove it here.`),
+    ...outsideValidationSplits('sft.validationSplits', sft.validationSplits, env.validationSplits),
+    ...outsideValidationSplits('eval.curveSplits', evaluation.curveSplits, env.validationSplits),
   ].filter(Boolean);
   if (problems.length > 0) throw new TrainConfigError(problems);
   return copy;
+}
+
+/** One problem per split an option names that env.validationSplits does not hold. */
+function outsideValidationSplits(option: string, names: readonly string[], validationSplits: readonly string[]): string[] {
+  const known = validationSplits.map((v) => `"${v}"`).join(', ') || 'none';
+  return names.filter((s) => !validationSplits.includes(s)).map((s) => `${option}: "${s}" is not one of env.validationSplits (${known}). Add it there or remove it here.`);
 }
 
 /**

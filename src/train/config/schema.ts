@@ -19,6 +19,8 @@ export type TurnBaseline = 'index' | 'observations';
 
 /** What to do with groups whose rewards are all equal. */
 export type ZeroVarianceMode = 'keep' | 'drop' | 'dynamic_sampling';
+/** Which train questions GRPO samples (`grpo.questions`). */
+export type GrpoQuestionPool = 'all' | 'beyond_sft';
 
 /** The full, defaults-applied training configuration. */
 export interface TrainConfig {
@@ -62,6 +64,7 @@ export interface TrainConfig {
     muIterations: number;
     zeroVariance: ZeroVarianceMode;
     maxResampleRounds: number;
+    questions: GrpoQuestionPool;
   };
   optim: {
     lr: number;
@@ -75,7 +78,7 @@ export interface TrainConfig {
     maxGradNorm: number;
   };
   sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean; validationEpisodes: number; validationSplits: string[]; patience: number; minEpochs: number };
-  eval: { untrained: boolean; everySteps: number; episodes: number; baselineEpisodes: number; samples: number; sampledQuestions: number };
+  eval: { untrained: boolean; everySteps: number; curveSplits: string[]; episodes: number; baselineEpisodes: number; samples: number; sampledQuestions: number };
   checkpoint: { everySteps: number; keep: number };
   alarms: {
     rewardFlatSteps: number;
@@ -164,7 +167,7 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       maxTurns: int('Assistant turns per episode (also bounded by the env step budget).', 6, 1),
       maxNewTokensPerTurn: int('Tokens generated per assistant turn.', 96, 1),
       maxTotalTokens: int('Cap on prompt + all turns; the episode is truncated beyond it.', 1024, 16),
-      temperature: num('Sampling temperature.', 1.0, { exclusiveMinimum: 0 }),
+      temperature: num('Sampling temperature T. The GRPO loss scores the policy, old and reference log-probs at T too (log-softmax(logits / T), as TRL does): the gradient of the policy that drew the samples.', 1.0, { exclusiveMinimum: 0 }),
       topP: num('Nucleus sampling threshold.', 1.0, { exclusiveMinimum: 0, maximum: 1 }),
       maskTruncated: bool('Exclude episodes cut off by the token limit from the loss (DAPO overlong filtering).', true),
       continueTurns: bool("Each turn continues the previous turn's keys and values and runs only the tool reply's tokens, instead of reading the whole conversation again (same tokens, log-probs to float rounding; CPU provider). false: every turn prefills its whole prompt.", true),
@@ -202,6 +205,7 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       muIterations: int('μ: optimizer passes over each sampled batch (ratios against the stored old log-probs).', 1, 1),
       zeroVariance: oneOf("Groups with equal rewards: 'keep' (advantage 0), 'drop' from the loss, or 'dynamic_sampling' (resample to fill the batch with informative groups).", ['keep', 'drop', 'dynamic_sampling'], 'keep'),
       maxResampleRounds: int('Bound on dynamic-sampling rounds per step.', 3),
+      questions: oneOf("Which train questions GRPO samples: 'all', or 'beyond_sft' (those after the first sft.questions, which SFT's oracle trajectories did not cover; in mode sft+grpo).", ['all', 'beyond_sft'], 'all'),
     }),
     optim: obj('AdamW and the learning-rate schedule.', {
       lr: num('Peak learning rate.', 1e-4, { exclusiveMinimum: 0 }),
@@ -236,6 +240,12 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
     eval: obj('Held-out evaluation.', {
       untrained: bool('Evaluate the policy before any training (the "base model" row); false saves that evaluation\'s time when the base is known.', true),
       everySteps: int('Evaluate held-out splits every N GRPO steps (0: only at the end); the validation splits when there are any, else the test splits.', 10),
+      curveSplits: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'The splits of the held-out curve (every eval.everySteps GRPO steps), some of env.validationSplits; empty = all of them (or the test splits when there are none). After SFT and at the end every split is evaluated regardless.',
+        default: [],
+      },
       episodes: int('Episodes per split per evaluation (greedy decoding).', 20, 1),
       baselineEpisodes: int('Episodes used for the quick baseline success estimate behind the small-K warning.', 16, 0),
       samples: int('K for pass@K: after SFT and at the end, each of eval.sampledQuestions questions per held-out split is also played K times at rollout.temperature (pass@1, pass@K, majority vote); 0 or 1: greedy only.', 0, 0),

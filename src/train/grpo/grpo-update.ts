@@ -66,9 +66,13 @@ export async function grpoUpdate(
   // The K episodes of a group share their first prompt: backends may compute it once, and the
   // loss masks the prompt, so its own scores are not needed (completionOnly).
   const promptLengths = episodes.map((e) => e.promptLength);
-  const reference = loss.beta > 0 ? await policy.score(sequences, { reference: true, promptLengths, completionOnly: true }) : undefined;
+  // The samples were drawn from π at the rollout temperature T, so the objective's log-probs —
+  // current, old and reference alike — are log-softmax(logits / T) (as in TRL): the gradient of
+  // the policy that sampled them, and a KL between the two tempered distributions.
+  const temperature = cfg.rollout.temperature;
+  const reference = loss.beta > 0 ? await policy.score(sequences, { reference: true, promptLengths, completionOnly: true, temperature }) : undefined;
   // μ = 1: no update happens between sampling and this one, so the old log-probs are the current
-  // ones, and the sampling-time log-probs are both (ratios 1): no scoring pass is needed, and the
+  // ones, and the sampling-time log-probs (at T, like the scores) are both (ratios 1): no scoring pass is needed, and the
   // backward pass reports the log-probs and entropies the metrics read. The entropy bonus needs
   // the entropies before the backward, so it keeps the scoring pass.
   const sampled =
@@ -103,8 +107,8 @@ export async function grpoUpdate(
       },
     );
     if (!Number.isNaN(result.metrics.entropy)) return result;
-    // Backends without entropies: −log p of the sampled tokens is an unbiased per-token
-    // entropy estimate at temperature 1 (E[−log p(x)] = H).
+    // Backends without entropies: −log p_T of the tokens sampled at T is an unbiased per-token
+    // estimate of the tempered distribution's entropy (E[−log p(x)] = H).
     let sum = 0, count = 0;
     scores.forEach((s, i) => masks[i]!.forEach((m, t) => {
       if (m > 0) { sum -= s.logprobs[t]!; count++; }
@@ -112,7 +116,7 @@ export async function grpoUpdate(
     return { ...result, metrics: { ...result.metrics, entropy: count ? sum / count : Number.NaN } };
   };
   for (let iteration = 0; iteration < cfg.grpo.muIterations; iteration++) {
-    const scores = sampled ?? (await policy.score(sequences, { entropy: true, promptLengths, completionOnly: true }));
+    const scores = sampled ?? (await policy.score(sequences, { entropy: true, promptLengths, completionOnly: true, temperature }));
     scoredTokens += sequences.reduce((a, s) => a + s.length, 0);
     if (loss.entropyCoef > 0 && scores.some((s) => !s.entropies)) {
       throw new TrainError(
@@ -132,6 +136,7 @@ export async function grpoUpdate(
       ...(sampled ? { scores: { entropy: true } } : {}),
       promptLengths,
       completionOnly: true,
+      temperature,
     });
     gradNorm = update.gradNorm;
     if (sampled && update.scores && update.nonFinite.length === 0) {

@@ -42,6 +42,8 @@ export async function applyPolicyUpdate(
     scores?: { entropy?: boolean };
     promptLengths?: readonly number[];
     completionOnly?: boolean;
+    /** The log-probs differentiated are at this temperature (default 1; GRPO: the rollout's). */
+    temperature?: number;
   },
 ): Promise<UpdateReport> {
   optimizer.zeroGrad();
@@ -51,6 +53,7 @@ export async function applyPolicyUpdate(
     const end = Math.min(sequences.length, start + chunk);
     const scored = await policy.backward(sequences.slice(start, end), logprobWeights.slice(start, end), entropyWeights?.slice(start, end), {
       ...(options.scores ? { scores: options.scores } : {}),
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.promptLengths ? { promptLengths: options.promptLengths.slice(start, end), completionOnly: options.completionOnly ?? false } : {}),
     });
     // A backend that returns no scores for one chunk returns none at all.

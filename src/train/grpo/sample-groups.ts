@@ -16,8 +16,10 @@ export interface SamplingContext<Obs> {
   policy: TrainablePolicy;
   task: RolloutTask<Obs>;
   pool: EnvPool<Obs>;
-  /** Number of questions in the training split (indices are sampled from [0, n)). */
+  /** Number of questions in the training split (indices are sampled from [firstQuestion, n)). */
   questionCount: number;
+  /** The first index GRPO may sample (`grpo.questions: 'beyond_sft'` skips SFT's questions); 0 when absent. */
+  firstQuestion?: number;
   config: TrainConfig;
   rng: Rng;
 }
@@ -43,7 +45,8 @@ async function sampleRound<Obs>(ctx: SamplingContext<Obs>, questions: number): P
   const envs = ctx.pool.take(questions * k);
   const jobs = [];
   for (let q = 0; q < questions; q++) {
-    const index = ctx.rng.int(ctx.questionCount);
+    const first = ctx.firstQuestion ?? 0;
+    const index = first + ctx.rng.int(ctx.questionCount - first);
     const spec = ctx.task.episodeSpec?.(index, ctx.config.env.trainSplit) ?? { seed: index };
     for (let j = 0; j < k; j++) jobs.push({ env: envs[q * k + j]!, spec, group: q });
   }

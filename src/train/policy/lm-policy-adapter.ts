@@ -13,7 +13,7 @@ import { PromptCache } from '../../lm/compute/prompt-cache.js';
 import type { AdamWOptions, AdamWState, OptimizerStepReport, PolicyOptimizer } from '../optim/policy-optimizer.js';
 import { TrainError } from '../train-error.js';
 import { TemplateChatCodec } from './template-chat-codec.js';
-import type { ChatCodec, GenerateRequest, GenerateResult, ParameterValue, ScoreOptions, TokenScores, TrainablePolicy } from './trainable-policy.js';
+import type { BackwardOptions, ChatCodec, GenerateRequest, GenerateResult, ParameterValue, ScoreOptions, TokenScores, TrainablePolicy } from './trainable-policy.js';
 
 /**
  * A trainable policy backed by an ONNX transformer.
@@ -85,6 +85,7 @@ export class LmTrainablePolicy implements TrainablePolicy {
     const { logprobs, entropies } = await this.lm.score(sequences, {
       reference: options.reference ?? false,
       entropy: options.entropy ?? false,
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.promptLengths ? { promptLengths: options.promptLengths, completionOnly: options.completionOnly ?? false } : {}),
     });
     return logprobs.map((lp, i) => (entropies ? { logprobs: lp, entropies: entropies[i]! } : { logprobs: lp }));
@@ -94,7 +95,7 @@ export class LmTrainablePolicy implements TrainablePolicy {
     sequences: readonly (readonly number[])[],
     logprobWeights: readonly Float64Array[],
     entropyWeights?: readonly Float64Array[],
-    options: { scores?: { entropy?: boolean }; promptLengths?: readonly number[]; completionOnly?: boolean } = {},
+    options: BackwardOptions = {},
   ): Promise<TokenScores[] | void> {
     if (!this.trainer) throw new TrainError('backward accumulates into the optimizer: call createOptimizer first');
     // The entropy graph costs extra vocabulary-sized buffers: use it only for a non-zero bonus.
@@ -102,6 +103,7 @@ export class LmTrainablePolicy implements TrainablePolicy {
     const r = await this.trainer.accumulate(sequences, logprobWeights, {
       ...(withEntropy ? { entropyWeights } : {}),
       ...(options.scores ? { scores: options.scores } : {}),
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.promptLengths ? { promptLengths: options.promptLengths, completionOnly: options.completionOnly ?? false } : {}),
     });
     if (!options.scores || !r.logprobs) return;

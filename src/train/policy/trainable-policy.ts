@@ -74,6 +74,7 @@ export interface GenerationCache {
 /** What was generated, with the sampling-time log-probability of each generated token. */
 export interface GenerateResult {
   tokens: number[];
+  /** log-softmax(logits / T)[token] at the request's temperature T (T = 1 when greedy): what `score` at `temperature` T returns. */
   logprobs: number[];
   /** `stop`: the end-of-turn token was produced (and is included in `tokens`); `length`: cut at maxNewTokens. */
   finishReason: 'stop' | 'length';
@@ -93,6 +94,11 @@ export interface ScoreOptions {
   reference?: boolean;
   entropy?: boolean;
   /**
+   * Score the distribution sampled at this temperature, log-softmax(logits / T), and its entropy
+   * (default 1). A policy gradient over samples drawn at T differentiates log π_T, as TRL does.
+   */
+  temperature?: number;
+  /**
    * How many leading tokens of each sequence are its prompt: a backend may compute a prompt that
    * several sequences share once (a GRPO group's K samples). The scores must not change.
    */
@@ -102,6 +108,14 @@ export interface ScoreOptions {
    * [1, promptLength) are 0 (a loss that masks the prompt needs no more).
    */
   completionOnly?: boolean;
+}
+
+/** Options of {@link TrainablePolicy.backward}. */
+export interface BackwardOptions {
+  scores?: { entropy?: boolean };
+  promptLengths?: readonly number[];
+  completionOnly?: boolean;
+  temperature?: number;
 }
 
 /** A trained tensor's value on the host (row-major float32), as checkpoints store it. */
@@ -141,12 +155,13 @@ export interface TrainablePolicy {
    * entropies when `scores.entropy`); one that returns nothing leaves the caller to do without.
    * `promptLengths` and `completionOnly` as in {@link ScoreOptions}: shared prompts may be computed
    * once (the gradient must not change), and the returned scores may leave the prompts' entries 0.
+   * `temperature` as in {@link ScoreOptions}: the log-probs (and entropies) differentiated are at T.
    */
   backward(
     sequences: readonly (readonly number[])[],
     logprobWeights: readonly Float64Array[],
     entropyWeights?: readonly Float64Array[],
-    options?: { scores?: { entropy?: boolean }; promptLengths?: readonly number[]; completionOnly?: boolean },
+    options?: BackwardOptions,
   ): Promise<TokenScores[] | void>;
   /**
    * AdamW over the trained tensors (LoRA adapters, or all weights), with fresh moments; it

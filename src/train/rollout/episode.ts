@@ -38,7 +38,7 @@ export interface Episode {
   /** 1 on generated tokens (trained on), 0 on prompt and tool-response tokens. */
   mask: number[];
   /**
-   * log p(token) at sampling time (the policy's full distribution, temperature 1) of every
+   * log p(token) at sampling time (the full distribution at the rollout temperature T, log-softmax(logits / T)) of every
    * generated token, 0 on prompt and tool-response tokens; aligned with `tokens`. They are the
    * old log-probs of the update: at μ = 1 the update needs no scoring pass of its own. Absent
    * for episodes built elsewhere (e.g. tests).

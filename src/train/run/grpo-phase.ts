@@ -9,8 +9,11 @@ import { evaluatePolicy } from '../eval/evaluate-policy.js';
 import { grpoStep, type GrpoStepContext, type GrpoStepResult } from '../grpo/grpo-step.js';
 import { formatProgress } from '../metrics/progress-line.js';
 import { learningRateAt } from '../optim/lr-schedule.js';
+import { TrainError } from '../train-error.js';
+import type { TrainConfig } from '../config/schema.js';
 import { evaluateSplits } from './evaluate-phase.js';
 import type { RunContext } from './run-context.js';
+import { sftQuestionCount } from './sft-phase.js';
 import { traceRecord, tracePicks } from './traces.js';
 
 /**
@@ -58,6 +61,41 @@ async function recordStep<Obs>(run: RunContext<Obs>, step: number, r: GrpoStepRe
 }
 
 /**
+ * The first train-question index GRPO samples: 0, or under `grpo.questions: 'beyond_sft'` the
+ * number SFT's oracle trajectories cover, so GRPO meets questions as new as the held-out ones.
+ *
+ * @example
+ * ```ts
+ * grpoFirstQuestion(config, 2950); // 1200 with sft.questions 1200 and grpo.questions 'beyond_sft'
+ * ```
+ */
+export function grpoFirstQuestion(cfg: TrainConfig, questionCount: number): number {
+  if (cfg.grpo.questions === 'all') return 0;
+  const first = sftQuestionCount(cfg, questionCount);
+  if (first >= questionCount) {
+    throw new TrainError(
+      `grpo.questions 'beyond_sft' leaves GRPO no question: the train split "${cfg.env.trainSplit}" has ${questionCount} (after env.trainDifficulties) and SFT covers the first ${first}. ` +
+        `Set sft.questions below ${questionCount}, or grpo.questions 'all'.`,
+    );
+  }
+  return first;
+}
+
+/**
+ * The splits of the held-out curve: `eval.curveSplits`, else the validation splits, else the test
+ * splits (the test splits stay for the milestones when there are validation splits).
+ *
+ * @example
+ * ```ts
+ * curveSplits(config); // ['validation'] with eval.curveSplits ['validation']
+ * ```
+ */
+export function curveSplits(cfg: TrainConfig): string[] {
+  if (cfg.eval.curveSplits.length > 0) return cfg.eval.curveSplits;
+  return cfg.env.validationSplits.length > 0 ? cfg.env.validationSplits : cfg.env.evalSplits;
+}
+
+/**
  * Runs the GRPO steps that remain (all of them, or those after a resumed checkpoint).
  *
  * @example
@@ -81,7 +119,9 @@ export async function grpoPhase<Obs>(run: RunContext<Obs>): Promise<void> {
     klMax: cfg.alarms.klMax,
   });
   const split = cfg.env.trainSplit;
-  const ctx: GrpoStepContext<Obs> = { policy: run.policy, task: run.task, pool: run.pool(split), questionCount: run.questionCount(split), config: cfg, optimizer: run.optimizer, rng: run.rng };
+  const questionCount = run.questionCount(split);
+  const firstQuestion = grpoFirstQuestion(cfg, questionCount);
+  const ctx: GrpoStepContext<Obs> = { policy: run.policy, task: run.task, pool: run.pool(split), questionCount, firstQuestion, config: cfg, optimizer: run.optimizer, rng: run.rng };
   const progress = { started: Date.now(), stepsThisProcess: 0 };
   for (let step = run.state.grpoStep + 1; step <= cfg.grpo.steps; step++) {
     const t0 = Date.now();
@@ -90,10 +130,7 @@ export async function grpoPhase<Obs>(run: RunContext<Obs>): Promise<void> {
     progress.stepsThisProcess++;
     await recordStep(run, step, r, (Date.now() - t0) / 1000, alarms, progress);
     const isLast = step === cfg.grpo.steps;
-    // The held-out curve: validation splits when there are any (the test splits stay for the milestones).
-    if (cfg.eval.everySteps > 0 && step % cfg.eval.everySteps === 0 && !isLast) {
-      await evaluateSplits(run, 'grpo', step, cfg.env.validationSplits.length > 0 ? cfg.env.validationSplits : cfg.env.evalSplits);
-    }
+    if (cfg.eval.everySteps > 0 && step % cfg.eval.everySteps === 0 && !isLast) await evaluateSplits(run, 'grpo', step, curveSplits(cfg));
     if ((cfg.checkpoint.everySteps > 0 && step % cfg.checkpoint.everySteps === 0) || isLast) await run.checkpoint('grpo', step);
     await run.refreshDashboard(true);
   }

@@ -21,10 +21,21 @@ import type { RunContext } from './run-context.js';
  * const trajectories = await sftTrajectories(run, oracle);
  * ```
  */
+/**
+ * How many train questions SFT turns into oracle trajectories: the first `sft.questions` (0: all).
+ *
+ * @example
+ * ```ts
+ * const count = sftQuestionCount(config, run.questionCount(config.env.trainSplit));
+ * ```
+ */
+export function sftQuestionCount(cfg: TrainConfig, available: number): number {
+  return cfg.sft.questions > 0 ? Math.min(cfg.sft.questions, available) : available;
+}
+
 export async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: ScriptedAgent<Obs>): Promise<SftSequence[]> {
   const cfg = run.config;
-  const available = run.questionCount(cfg.env.trainSplit);
-  const count = cfg.sft.questions > 0 ? Math.min(cfg.sft.questions, available) : available;
+  const count = sftQuestionCount(cfg, run.questionCount(cfg.env.trainSplit));
   const env = run.pool(cfg.env.trainSplit).take(1)[0]!;
   const trajectories: SftSequence[] = [];
   let wrong = 0;

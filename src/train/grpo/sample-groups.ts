@@ -44,8 +44,8 @@ async function sampleRound<Obs>(ctx: SamplingContext<Obs>, questions: number): P
   const k = ctx.config.rollout.numGenerations;
   const envs = ctx.pool.take(questions * k);
   const jobs = [];
+  const first = ctx.firstQuestion ?? 0;
   for (let q = 0; q < questions; q++) {
-    const first = ctx.firstQuestion ?? 0;
     const index = first + ctx.rng.int(ctx.questionCount - first);
     const spec = ctx.task.episodeSpec?.(index, ctx.config.env.trainSplit) ?? { seed: index };
     for (let j = 0; j < k; j++) jobs.push({ env: envs[q * k + j]!, spec, group: q });

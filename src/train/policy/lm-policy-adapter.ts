@@ -10,6 +10,7 @@ import type { Policy } from '../../lm/compute/policy.js';
 import type { PolicyTrainer } from '../../lm/compute/policy-trainer.js';
 import { LanguageModel } from '../../lm/model/language-model.js';
 import { PromptCache } from '../../lm/compute/prompt-cache.js';
+import { temperatureOf } from '../../lm/compute/batch.js';
 import type { AdamWOptions, AdamWState, OptimizerStepReport, PolicyOptimizer } from '../optim/policy-optimizer.js';
 import { TrainError } from '../train-error.js';
 import { TemplateChatCodec } from './template-chat-codec.js';
@@ -85,7 +86,7 @@ export class LmTrainablePolicy implements TrainablePolicy {
     const { logprobs, entropies } = await this.lm.score(sequences, {
       reference: options.reference ?? false,
       entropy: options.entropy ?? false,
-      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...temperatureOf(options),
       ...(options.promptLengths ? { promptLengths: options.promptLengths, completionOnly: options.completionOnly ?? false } : {}),
     });
     return logprobs.map((lp, i) => (entropies ? { logprobs: lp, entropies: entropies[i]! } : { logprobs: lp }));
@@ -103,7 +104,7 @@ export class LmTrainablePolicy implements TrainablePolicy {
     const r = await this.trainer.accumulate(sequences, logprobWeights, {
       ...(withEntropy ? { entropyWeights } : {}),
       ...(options.scores ? { scores: options.scores } : {}),
-      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...temperatureOf(options),
       ...(options.promptLengths ? { promptLengths: options.promptLengths, completionOnly: options.completionOnly ?? false } : {}),
     });
     if (!options.scores || !r.logprobs) return;

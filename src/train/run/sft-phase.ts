@@ -13,15 +13,6 @@ import type { GreedyEvaluations } from './evaluate-phase.js';
 import type { RunContext } from './run-context.js';
 
 /**
- * The scripted agent's solved trajectories over the first `sft.questions` train questions; the
- * unsolved and the too-long ones are dropped (and reported).
- *
- * @example
- * ```ts
- * const trajectories = await sftTrajectories(run, oracle);
- * ```
- */
-/**
  * How many train questions SFT turns into oracle trajectories: the first `sft.questions` (0: all).
  *
  * @example
@@ -33,6 +24,15 @@ export function sftQuestionCount(cfg: TrainConfig, available: number): number {
   return cfg.sft.questions > 0 ? Math.min(cfg.sft.questions, available) : available;
 }
 
+/**
+ * The scripted agent's solved trajectories over the first `sft.questions` train questions; the
+ * unsolved and the too-long ones are dropped (and reported).
+ *
+ * @example
+ * ```ts
+ * const trajectories = await sftTrajectories(run, oracle);
+ * ```
+ */
 export async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: ScriptedAgent<Obs>): Promise<SftSequence[]> {
   const cfg = run.config;
   const count = sftQuestionCount(cfg, run.questionCount(cfg.env.trainSplit));

@@ -236,6 +236,7 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
     if (summary.firstReward !== undefined) console.log(`GRPO train reward: step 1 ${summary.firstReward.toFixed(3)} → step ${summary.grpoSteps} ${summary.lastReward!.toFixed(3)}`);
     console.log(verdict(summary, splits));
     console.log(`wall time ${formatDuration(Date.now() - started)}; dashboard: ${join(config.runDir, 'dashboard.html')} (live: npx sqlenv dashboard ${config.runDir})`);
+    console.log(`evaluate it again, on any split: npx sqlenv eval --run ${config.runDir} --split ${config.env.evalSplits[0] ?? 'eval'} --all --samples 4`);
     const result = { config, summary, rows };
     // For benchmarks that run seeds as separate processes.
     if (typeof values['result-json'] === 'string') await writeFile(values['result-json'], JSON.stringify(result));

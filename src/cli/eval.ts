@@ -1,7 +1,7 @@
 /**
  * `sqlenv eval`: run a baseline agent (random, oracle, noisy) on a dataset split and report
- * success rate, mean return, mean steps and error counts. With `--json` the last line printed is
- * one JSON object.
+ * success rate, mean return, mean steps and error counts; or, with `--run DIR`, a trained model
+ * (eval-run.ts). With `--json` the last line printed is one JSON object.
  */
 import type { SqlAgent } from '../../envs/sql/agents/agent.js';
 import { NoisyAgent } from '../../envs/sql/agents/noisy-agent.js';
@@ -18,11 +18,14 @@ import { SQLEnv } from '../../envs/sql/sql-env.js';
 import { Rng } from '../base/rng.js';
 import { sampledScores, type SampledScores, type SampleOutcome } from '../train/eval/pass-at-k.js';
 import { parseCommandArgs } from './command-args.js';
+import { evaluateRun } from './eval-run.js';
 
 const USAGE = `usage: sqlenv eval --agent random|oracle|noisy [--dataset bundled|spider:DIR|bird:DIR|DIR]
                    [--split NAME] [--episodes N | --all] [--seed S] [--step-budget N]
                    [--action-mode tolerant|strict] [--answer-mode value|sql|either]
                    [--samples K] [--json]
+       sqlenv eval --run DIR [--checkpoint STEP] [--config FILE] [--dataset SOURCE]
+                   [--split NAME] [--episodes N | --all] [--samples K] [--seed S] [--json]
 
 Runs a baseline agent for N episodes (episode i uses seed S+i and a seeded random question)
 and prints success rate, mean return, mean steps, and how often each error type occurred.
@@ -32,7 +35,15 @@ and prints success rate, mean return, mean steps, and how often each error type 
 majority vote (the most frequent submitted answer decides).
   random  samples the action space (the floor: about 0%)
   oracle  runs the gold SQL and answers with its result (must be 100%)
-  noisy   the oracle's calls garbled as small models garble them (tests tolerance)`;
+  noisy   the oracle's calls garbled as small models garble them (tests tolerance)
+
+--run DIR evaluates a trained model instead: the run directory of \`sqlenv train\` or
+\`npm run demo\`, with the weights of its newest checkpoint (--checkpoint STEP: another one;
+0 is the checkpoint written when SFT ended). The run's own config (DIR/config.json, or
+--config FILE) sets the model, prompts, step budget, answer mode and the split's difficulty
+tiers; episodes are greedy over the first N questions, as the run's own evaluations (the same
+weights give the same numbers), and --samples K adds pass@K at the run's rollout temperature.
+--split defaults to the run's first test split.`;
 
 const AGENTS = ['random', 'oracle', 'noisy'] as const;
 
@@ -41,50 +52,79 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs('eval', USAGE, {
     args: argv,
     options: {
-      agent: { type: 'string', default: 'random' },
-      dataset: { type: 'string', default: 'bundled' },
-      split: { type: 'string', default: 'train' },
+      agent: { type: 'string' },
+      dataset: { type: 'string' },
+      split: { type: 'string' },
       episodes: { type: 'string', default: '20' },
       all: { type: 'boolean', default: false },
       seed: { type: 'string', default: '0' },
-      'step-budget': { type: 'string', default: '10' },
-      'action-mode': { type: 'string', default: 'tolerant' },
-      'answer-mode': { type: 'string', default: 'value' },
+      'step-budget': { type: 'string' },
+      'action-mode': { type: 'string' },
+      'answer-mode': { type: 'string' },
       samples: { type: 'string', default: '1' },
+      run: { type: 'string' },
+      checkpoint: { type: 'string' },
+      config: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (!parsed.ok) return parsed.exitCode;
   const { values } = parsed.args;
-  const agentName = values.agent;
   const episodes = Number(values.episodes);
   const seed = Number(values.seed);
-  const stepBudget = Number(values['step-budget']);
   const samples = Number(values.samples);
-  const problems = [
-    AGENTS.includes(agentName as (typeof AGENTS)[number]) ? '' : `--agent must be one of ${AGENTS.join(', ')}, got "${agentName}"`,
+  const common = [
     Number.isInteger(episodes) && episodes > 0 ? '' : `--episodes must be a positive integer, got "${values.episodes}"`,
     Number.isInteger(seed) ? '' : `--seed must be an integer, got "${values.seed}"`,
     Number.isInteger(samples) && samples > 0 ? '' : `--samples must be a positive integer, got "${values.samples}"`,
+  ];
+  if (values.run !== undefined) {
+    const checkpoint = values.checkpoint === undefined ? undefined : Number(values.checkpoint);
+    const problems = [
+      ...common,
+      checkpoint === undefined || (Number.isInteger(checkpoint) && checkpoint >= 0) ? '' : `--checkpoint must be a step number (0 or more), got "${values.checkpoint}"`,
+      values.agent === undefined ? '' : '--agent and --run exclude each other: --run evaluates the run\'s model',
+      ...(['step-budget', 'action-mode', 'answer-mode'] as const).map((f) => values[f] === undefined ? '' : `--${f} comes from the run's config with --run (env.stepBudget, env.kwargs); drop it`),
+    ].filter(Boolean);
+    if (problems.length > 0) {
+      console.error(`sqlenv eval: ${problems.join('; ')}\n\n${USAGE}`);
+      return 2;
+    }
+    return evaluateRun({
+      runDir: values.run, episodes, all: values.all, seed, samples, json: values.json,
+      ...(checkpoint === undefined ? {} : { step: checkpoint }),
+      ...(values.split === undefined ? {} : { split: values.split }),
+      ...(values.dataset === undefined ? {} : { dataset: values.dataset }),
+      ...(values.config === undefined ? {} : { configFile: values.config }),
+    });
+  }
+  const agentName = values.agent ?? 'random';
+  const stepBudget = Number(values['step-budget'] ?? '10');
+  const actionMode = values['action-mode'] ?? 'tolerant';
+  const answerMode = (values['answer-mode'] ?? 'value') as AnswerMode;
+  const split = values.split ?? 'train';
+  const problems = [
+    AGENTS.includes(agentName as (typeof AGENTS)[number]) ? '' : `--agent must be one of ${AGENTS.join(', ')}, got "${agentName}"`,
+    ...common,
     Number.isInteger(stepBudget) && stepBudget > 0 ? '' : `--step-budget must be a positive integer, got "${values['step-budget']}"`,
-    ['tolerant', 'strict'].includes(values['action-mode']) ? '' : `--action-mode must be tolerant or strict`,
-    ['value', 'sql', 'either'].includes(values['answer-mode']) ? '' : `--answer-mode must be value, sql or either`,
+    ['tolerant', 'strict'].includes(actionMode) ? '' : `--action-mode must be tolerant or strict`,
+    ['value', 'sql', 'either'].includes(answerMode) ? '' : `--answer-mode must be value, sql or either`,
+    values.checkpoint === undefined && values.config === undefined ? '' : '--checkpoint and --config need --run DIR (a trained model)',
   ].filter(Boolean);
   if (problems.length > 0) {
     console.error(`sqlenv eval: ${problems.join('; ')}\n\n${USAGE}`);
     return 2;
   }
 
-  const source = parseDatasetSource(values.dataset);
+  const source = parseDatasetSource(values.dataset ?? 'bundled');
   const pool = new QueryPool();
   let dataset: SqlDataset | undefined;
   try {
-    dataset = await loadDataset(source, values.split, { pool });
-    const answerMode = values['answer-mode'] as AnswerMode;
+    dataset = await loadDataset(source, split, { pool });
     const agent = makeAgent(agentName, dataset, seed, answerMode === 'sql');
     if (!values.json) {
-      console.log(`${agent.name} on ${describeDatasetSource(source)}/${values.split}: ${dataset.questions.length} questions (${dataset.skipped.length} skipped), ${values.all ? `all ${dataset.questions.length}` : episodes} episodes`);
+      console.log(`${agent.name} on ${describeDatasetSource(source)}/${split}: ${dataset.questions.length} questions (${dataset.skipped.length} skipped), ${values.all ? `all ${dataset.questions.length}` : episodes} episodes`);
     }
     const ds = dataset;
     // --all: each question once, so a success rate is over the whole split rather than a sample.
@@ -93,7 +133,7 @@ export async function run(argv: string[]): Promise<number> {
       : samples > 1 ? new Rng(seed).shuffle(dataset.questions.map((q) => q.id)).slice(0, episodes) : undefined;
     const questionIds = chosen && samples > 1 ? chosen.flatMap((id) => Array<string>(samples).fill(id)) : chosen;
     const report = await runEpisodes(
-      () => new SQLEnv({ dataset: ds, pool, stepBudget, actionMode: values['action-mode'] as ActionMode, answerMode }),
+      () => new SQLEnv({ dataset: ds, pool, stepBudget, actionMode: actionMode as ActionMode, answerMode }),
       agent,
       {
         episodes: questionIds?.length ?? episodes,
@@ -105,7 +145,7 @@ export async function run(argv: string[]): Promise<number> {
     const summary = {
       agent: report.agent,
       dataset: describeDatasetSource(source),
-      split: values.split,
+      split,
       episodes: report.episodes,
       success_rate: report.success_rate,
       mean_return: report.mean_return,

@@ -4,6 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { flagOverrides, foundVersusAnswered, main } from '../../examples/grpo-sql/demo.js';
+import { run as evalCli } from '../../src/cli/eval.js';
+import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
+import { openTrainedRun } from '../../src/recipes/trained-run.js';
+import { CheckpointStore } from '../../src/train/checkpoint/checkpoint-store.js';
+import { readRunConfig } from '../../src/train/run/run-config-file.js';
 import { readRunMetrics } from '../../src/train/training-run.js';
 
 const dirs: string[] = [];
@@ -53,6 +58,34 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
     expect(existsSync(join(runDir, 'dashboard.html'))).toBe(true);
     expect(existsSync(join(runDir, 'plots', 'reward.svg'))).toBe(true);
     expect(existsSync(join(runDir, 'checkpoints', 'step-000002', 'weights.safetensors'))).toBe(true);
+
+    // The run kept its config; `sqlenv eval --run` opens it with the last checkpoint's weights
+    // and reproduces the run's own final evaluation.
+    expect((await readRunConfig(runDir)) as { runDir: string }).toMatchObject({ runDir, grpo: { steps: 2 } });
+    const trained = await openTrainedRun(runDir, { splits: ['eval'] });
+    const fresh = await createSqlTrainingSetup(trained.config);
+    try {
+      expect(trained.step).toBe(2);
+      const saved = (await new CheckpointStore(runDir).load(2)).weights;
+      const loaded = await trained.setup.policy.readParameters();
+      const initial = await fresh.setup.policy.readParameters();
+      expect([...loaded.keys()].sort()).toEqual([...saved.keys()].sort());
+      for (const [name, t] of saved) expect(loaded.get(name)!.data).toEqual(t.data);
+      expect([...saved].some(([name, t]) => initial.get(name)!.data.some((x, i) => x !== t.data[i]))).toBe(true);
+    } finally {
+      await fresh.close();
+      await trained.close();
+    }
+    const evalLines: string[] = [];
+    const evalLog = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void evalLines.push(args.join(' ')));
+    try {
+      expect(await evalCli(['--run', runDir, '--split', 'eval', '--episodes', '2', '--samples', '2', '--json'])).toBe(0);
+    } finally {
+      evalLog.mockRestore();
+    }
+    const evaluated = JSON.parse(evalLines.at(-1)!) as { checkpoint_step: number; episodes: number; success_rate: number; mean_return: number; sampled: { passAtK: number } };
+    const final = records.find((r) => r.kind === 'eval' && r.label === 'final' && r.split === 'eval')!;
+    expect(evaluated).toMatchObject({ checkpoint_step: 2, episodes: 2, success_rate: final['success'], mean_return: final['mean_return'], sampled: { passAtK: expect.any(Number) } });
   }, 180_000);
 });
 

@@ -18,6 +18,7 @@ import { EnvPool } from '../rollout/env-pool.js';
 import type { RolloutTask } from '../rollout/rollout-task.js';
 import type { ScriptedAgent } from '../sft/oracle-trajectories.js';
 import { TrainError } from '../train-error.js';
+import { writeRunConfig } from './run-config-file.js';
 import type { RunState, TrainingSetup, TrainingSummary } from './run-types.js';
 
 async function weightsOf(policy: TrainablePolicy): Promise<Map<string, CheckpointTensor>> {
@@ -98,6 +99,9 @@ export class RunContext<Obs> {
       optimizer.importState(checkpoint.optimizer);
       rng.setState(checkpoint.rngState);
       await log.truncateTo(state.metricsCount);
+    } else {
+      // A fresh run records what it was started with; a resumed one keeps its first record.
+      await writeRunConfig(cfg.runDir, cfg);
     }
     return new RunContext(setup, store, { state, resumedFromStep, optimizer, rng, log });
   }

@@ -1,0 +1,104 @@
+/**
+ * `sqlenv eval --run DIR`: a trained model, from the run directory `sqlenv train` or the demo
+ * wrote, on a held-out split: greedy success (the run's own evaluation, reproduced from the same
+ * weights), mean return, how often a query found the gold result, and with `--samples K`
+ * pass@1 / pass@K / majority vote at the run's rollout temperature.
+ */
+import { Rng } from '../base/rng.js';
+import { openTrainedRun } from '../recipes/trained-run.js';
+import { SqlenvError } from '../base/sqlenv-error.js';
+import { loadTrainConfig, TrainConfigError } from '../train/config/load-config.js';
+import { evaluatePolicy, evaluateSampled } from '../train/eval/evaluate-policy.js';
+import { EnvPool } from '../train/rollout/env-pool.js';
+
+/** What `sqlenv eval --run` was asked for. */
+export interface EvaluateRunOptions {
+  runDir: string;
+  /** Checkpoint step (default: the newest). */
+  step?: number;
+  /** Split (default: the run's first test split). */
+  split?: string;
+  /** Another dataset source than the run's. */
+  dataset?: string;
+  /** The run's config file, for a run directory without config.json. */
+  configFile?: string;
+  episodes: number;
+  /** Every question of the split (after the run's difficulty tiers) instead of the first `episodes`. */
+  all: boolean;
+  samples: number;
+  seed: number;
+  json: boolean;
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+
+/**
+ * Evaluates a run's model and prints the report; returns the exit code (1 with a message for a
+ * run that cannot be opened, 2 for a config file that does not parse).
+ *
+ * @example
+ * ```ts
+ * await evaluateRun({ runDir: 'runs/grpo-sql-demo', split: 'eval', episodes: 119, all: false, samples: 4, seed: 0, json: false });
+ * ```
+ */
+export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
+  let config: unknown;
+  if (o.configFile !== undefined) {
+    try {
+      config = await loadTrainConfig(o.configFile);
+    } catch (err) {
+      if (!(err instanceof TrainConfigError)) throw err;
+      console.error(`sqlenv eval: ${err.message}`);
+      return 2;
+    }
+  }
+  await import('../../envs/sql/index.js');
+  let run;
+  try {
+    run = await openTrainedRun(o.runDir, {
+      ...(o.split === undefined ? {} : { splits: [o.split] }),
+      ...(o.step === undefined ? {} : { step: o.step }),
+      ...(o.dataset === undefined ? {} : { dataset: o.dataset }),
+      ...(config === undefined ? {} : { config }),
+    });
+  } catch (err) {
+    // A missing run, config, checkpoint or split: say which, not a stack trace.
+    if (!(err instanceof SqlenvError)) throw err;
+    console.error(`sqlenv eval: ${err.message}`);
+    return 1;
+  }
+  // The split asked for, else the run's first test split.
+  const split = run.config.env.evalSplits[0]!;
+  const pool = new EnvPool(() => run.makeEnv(split));
+  try {
+    const { policy, task } = run.setup;
+    const available = run.setup.questionCount(split);
+    const episodes = o.all ? available : Math.min(o.episodes, available);
+    const tiers = run.config.env.evalDifficulties;
+    if (!o.json) {
+      console.log(`model of ${o.runDir} (checkpoint of step ${run.step}) on ${run.config.env.dataset}/${split}: ${episodes} of ${available} questions${tiers.length ? ` (difficulty ${tiers.join(', ')}: the run's env.evalDifficulties)` : ''}, greedy`);
+    }
+    const greedy = await evaluatePolicy(policy, task, pool, split, episodes, run.config.rollout, new Rng(o.seed));
+    const outcomes = Object.fromEntries(Object.entries(greedy.metrics).filter(([k]) => k.startsWith('outcomes/')).map(([k, v]) => [k.slice('outcomes/'.length), v]));
+    let sampled;
+    if (o.samples > 1) {
+      const s = await evaluateSampled(policy, task, pool, split, episodes, o.samples, run.config.rollout, new Rng(o.seed));
+      sampled = { questions: episodes, samples: o.samples, k: o.samples, temperature: run.config.rollout.temperature, passAt1: s.passAt1, passAtK: s.passAtK, majority: s.majority };
+    }
+    const summary = {
+      agent: 'model', run: o.runDir, checkpoint_step: run.step, dataset: run.config.env.dataset, split, episodes,
+      success_rate: greedy.success, mean_return: greedy.meanReturn, outcomes, ...(sampled ? { sampled } : {}),
+    };
+    if (o.json) {
+      console.log(JSON.stringify(summary));
+    } else {
+      const found = outcomes['found_gold_result'];
+      console.log(`success rate ${pct(greedy.success)}, mean return ${greedy.meanReturn.toFixed(3)}${found === undefined ? '' : `, a query returned the gold result in ${pct(found)}`}`);
+      if (sampled) console.log(`${sampled.questions} questions × ${sampled.samples} samples at temperature ${sampled.temperature}: pass@1 ${pct(sampled.passAt1)}, pass@${sampled.k} ${pct(sampled.passAtK)}, majority vote ${pct(sampled.majority)}`);
+    }
+    return 0;
+  } finally {
+    await pool.close();
+    await run.close();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Opening a run for evaluation: what a user sees when the run directory, its config or the
+ * checkpoint asked for is missing, and that nothing in the run directory is written. (The
+ * weights it loads and the numbers it reproduces are checked on a real run in test/train/demo.test.ts.)
+ */
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { openTrainedRun } from '../../src/recipes/trained-run.js';
+import { run as evalCli } from '../../src/cli/eval.js';
+import { CheckpointStore } from '../../src/train/checkpoint/checkpoint-store.js';
+import { resolveTrainConfig } from '../../src/train/config/load-config.js';
+import { writeRunConfig } from '../../src/train/run/run-config-file.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+async function tempDir(): Promise<string> {
+  const d = await mkdtemp(join(tmpdir(), 'sqlenv-trained-run-'));
+  dirs.push(d);
+  return d;
+}
+const checkpoint = (step: number) => ({
+  step, weights: new Map([['w', { shape: [2], data: new Float32Array([step, 1]) }]]),
+  optimizer: { step: 0, m: new Map(), v: new Map() }, rngState: [1, 2, 3, 4], extra: {},
+});
+
+describe('openTrainedRun', () => {
+  it('names a missing run directory', async () => {
+    await expect(openTrainedRun('/nonexistent/run', {})).rejects.toThrow(/no run directory \/nonexistent\/run/);
+  });
+
+  it('asks for --config when the run directory has no config.json', async () => {
+    const dir = await tempDir();
+    await expect(openTrainedRun(dir, {})).rejects.toThrow(/has no config\.json .*--config FILE/);
+  });
+
+  it('says a run without checkpoints has none yet, and when runs write them', async () => {
+    const dir = await tempDir();
+    await writeRunConfig(dir, resolveTrainConfig({ runDir: dir, env: { evalSplits: ['eval'] } }));
+    await expect(openTrainedRun(dir, {})).rejects.toThrow(/no checkpoint yet: a run writes one when SFT ends \(step 0\)/);
+  });
+
+  it('lists the steps there are when the step asked for has no checkpoint, and writes nothing', async () => {
+    const dir = await tempDir();
+    await writeRunConfig(dir, resolveTrainConfig({ runDir: dir, env: { evalSplits: ['eval'] } }));
+    const store = new CheckpointStore(dir, { keep: 5 });
+    await store.save(checkpoint(0));
+    await store.save(checkpoint(10));
+    // An interrupted save: a reader must leave it to the writer (the run may still be training).
+    await writeFile(join(dir, 'checkpoints', '.tmp-step-000020-1'), '');
+    const before = (await readdir(join(dir, 'checkpoints'))).sort();
+    await expect(openTrainedRun(dir, { step: 5 })).rejects.toThrow(/no checkpoint of step 5; its checkpoints are of steps 0, 10/);
+    expect((await readdir(join(dir, 'checkpoints'))).sort()).toEqual(before);
+  });
+
+  it('refuses a run with no test split unless one is named', async () => {
+    const dir = await tempDir();
+    await writeRunConfig(dir, resolveTrainConfig({ runDir: dir, env: { evalSplits: [] } }));
+    await expect(openTrainedRun(dir, {})).rejects.toThrow(/no test split .*--split NAME/);
+  });
+});
+
+describe('sqlenv eval --run: its flags', () => {
+  const errors = async (args: string[]): Promise<[number, string]> => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
+    try {
+      return [await evalCli(args), lines.join('\n')];
+    } finally {
+      spy.mockRestore();
+    }
+  };
+  it('refuses the baseline flags a run config decides, and --agent', async () => {
+    const [code, out] = await errors(['--run', 'runs/x', '--agent', 'oracle', '--answer-mode', 'sql']);
+    expect(code).toBe(2);
+    expect(out).toMatch(/--agent and --run exclude each other/);
+    expect(out).toMatch(/--answer-mode comes from the run's config with --run/);
+  });
+  it('refuses --checkpoint without --run, and a checkpoint that is not a step', async () => {
+    expect((await errors(['--checkpoint', '3']))[1]).toMatch(/--checkpoint and --config need --run DIR/);
+    expect((await errors(['--run', 'runs/x', '--checkpoint', 'latest']))[1]).toMatch(/--checkpoint must be a step number/);
+  });
+  it('exits 1 with the reason for a run that cannot be opened', async () => {
+    const [code, out] = await errors(['--run', '/nonexistent/run']);
+    expect(code).toBe(1);
+    expect(out).toMatch(/sqlenv eval: no run directory/);
+  });
+});

@@ -28,7 +28,6 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import '../../envs/sql/index.js';
 import { buildDataset } from '../../data/generator/build-dataset.js';
 import { VALIDATION_UNSEEN_DBS } from '../../data/generator/config.js';
@@ -45,6 +44,7 @@ import { agentTrajectory, type SftSequence } from '../../src/train/sft/oracle-tr
 import { sftStep } from '../../src/train/sft/sft-epoch.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
 import { runWhenExecuted } from '../run-when-executed.js';
+import { stringFlags } from './string-flags.js';
 
 /** Shape, corpus and schedule of the pre-training run; the defaults built the committed model. */
 export interface PretrainOptions {
@@ -281,16 +281,11 @@ async function corpusTrajectories(
 /** CLI entry: parses the flags and runs {@link pretrainBase}. */
 export async function main(argv: string[]): Promise<number> {
   const d = PRETRAIN_DEFAULTS;
-  const flags = ['out', 'run-dir', 'epochs', 'lr', 'batch', 'seed', 'layers', 'hidden', 'heads', 'kv-heads', 'intermediate', 'vocab', 'databases', 'first-db-seed', 'per-db', 'pad-to', 'invented-names'];
-  const { values } = parseArgs({ args: argv, options: Object.fromEntries(flags.map((k) => [k, { type: 'string' as const }])) });
-  const num = (key: string, def: number): number => {
-    const v = values[key];
-    if (v === undefined) return def;
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < 0) throw new PretrainOptionsError(`--${key} must be a non-negative number, got "${v}"`);
-    return n;
-  };
-  const str = (key: string, def: string): string => (typeof values[key] === 'string' ? values[key] : def);
+  const { num, str } = stringFlags(
+    argv,
+    ['out', 'run-dir', 'epochs', 'lr', 'batch', 'seed', 'layers', 'hidden', 'heads', 'kv-heads', 'intermediate', 'vocab', 'databases', 'first-db-seed', 'per-db', 'pad-to', 'invented-names'],
+    (message) => new PretrainOptionsError(message),
+  );
   await pretrainBase({
     out: str('out', join(packageRoot(), 'models', 'tiny-sql')),
     runDir: str('run-dir', join('runs', 'pretrain-base')),

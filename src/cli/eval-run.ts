@@ -8,7 +8,7 @@ import { Rng } from '../base/rng.js';
 import { openTrainedRun } from '../recipes/trained-run.js';
 import { SqlenvError } from '../base/sqlenv-error.js';
 import { loadTrainConfig, TrainConfigError } from '../train/config/load-config.js';
-import { evaluatePolicy, evaluateSampled } from '../train/eval/evaluate-policy.js';
+import { evaluatePolicy, evaluateSampled, outcomesOf } from '../train/eval/evaluate-policy.js';
 import { EnvPool } from '../train/rollout/env-pool.js';
 
 /** What `sqlenv eval --run` was asked for. */
@@ -79,9 +79,10 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
       console.log(`model of ${o.runDir} (checkpoint of step ${run.step}) on ${run.config.env.dataset}/${split}: ${episodes} of ${available} questions${tiers.length ? ` (difficulty ${tiers.join(', ')}: the run's env.evalDifficulties)` : ''}, greedy`);
     }
     const greedy = await evaluatePolicy(policy, task, pool, split, episodes, run.config.rollout, new Rng(o.seed));
-    const outcomes = Object.fromEntries(Object.entries(greedy.metrics).filter(([k]) => k.startsWith('outcomes/')).map(([k, v]) => [k.slice('outcomes/'.length), v]));
+    const outcomes = outcomesOf(greedy.metrics);
     let sampled;
     if (o.samples > 1) {
+      if (!o.json) console.log(`sampling ${o.samples} episodes of each question at temperature ${run.config.rollout.temperature}…`);
       const s = await evaluateSampled(policy, task, pool, split, episodes, o.samples, run.config.rollout, new Rng(o.seed));
       sampled = { questions: episodes, samples: o.samples, k: o.samples, temperature: run.config.rollout.temperature, passAt1: s.passAt1, passAtK: s.passAtK, majority: s.majority };
     }

@@ -7,7 +7,7 @@ import { Env, type ResetOptions, type ResetResult, type StepResult } from '../..
 import { Rng } from '../../src/base/rng.js';
 import { Discrete } from '../../src/gym/spaces/discrete.js';
 import { Text } from '../../src/gym/spaces/text.js';
-import { evaluateSampled, finalAnswerOf } from '../../src/train/eval/evaluate-policy.js';
+import { evaluateSampled, finalAnswerOf, outcomesOf } from '../../src/train/eval/evaluate-policy.js';
 import type { ChatCodec, GenerateRequest, GenerateResult } from '../../src/train/policy/trainable-policy.js';
 import { EnvPool } from '../../src/train/rollout/env-pool.js';
 import type { RolloutTask } from '../../src/train/rollout/rollout-task.js';
@@ -74,5 +74,13 @@ describe('evaluateSampled', () => {
     expect(finalAnswerOf({ ...e, truncatedByTokens: true })).toBeUndefined();
     expect(finalAnswerOf({ ...e, finished: false })).toBeUndefined();
     await pool.close();
+  });
+});
+
+describe('outcomesOf', () => {
+  it('keeps the outcomes/ metrics of an evaluation, without their prefix', () => {
+    expect(outcomesOf({ success: 0.5, 'outcomes/found_gold_result': 0.6, 'outcomes/answer_repeats_query': 0.25, 'tools/call_frequency': 2 }))
+      .toEqual({ found_gold_result: 0.6, answer_repeats_query: 0.25 });
+    expect(outcomesOf({ success: 0 })).toEqual({});
   });
 });

@@ -52,6 +52,18 @@ export async function evaluatePolicy<Obs>(
   return { success: metrics['success'] ?? 0, meanReturn: metrics['reward'] ?? 0, episodes: all, metrics };
 }
 
+/**
+ * The episode outcomes among an evaluation's metrics (`outcomes/found_gold_result` → `found_gold_result`).
+ *
+ * @example
+ * ```ts
+ * outcomesOf({ success: 0.5, 'outcomes/found_gold_result': 0.6 }); // { found_gold_result: 0.6 }
+ * ```
+ */
+export function outcomesOf(metrics: Readonly<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(metrics).filter(([k]) => k.startsWith('outcomes/')).map(([k, v]) => [k.slice('outcomes/'.length), v]));
+}
+
 /** Result of {@link evaluateSampled}: pass@1 / pass@K / majority vote and the episodes. */
 export interface SampledEvaluationResult extends SampledScores {
   episodes: Episode[];

@@ -4,7 +4,7 @@
  * after SFT and at the end also K samples per question at the rollout temperature (pass@1,
  * pass@K, majority vote) when `eval.samples` > 1; and a printed summary line.
  */
-import { evaluatePolicy, evaluateSampled, type EvaluationResult } from '../eval/evaluate-policy.js';
+import { evaluatePolicy, evaluateSampled, outcomesOf, type EvaluationResult } from '../eval/evaluate-policy.js';
 import type { RunContext } from './run-context.js';
 import type { SplitSuccess } from './run-types.js';
 import { traceRecord } from './traces.js';
@@ -52,7 +52,7 @@ export async function evaluateSplits<Obs>(
     // already played on the same questions is this evaluation.
     const known = played.get(split);
     const r = known?.episodes.length === episodes ? known : await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.evaluationRng(`${label}/${step}/${split}/greedy`));
-    const outcomes = Object.fromEntries(Object.entries(r.metrics).filter(([m]) => m.startsWith('outcomes/')).map(([m, v]) => [m.slice('outcomes/'.length), v]));
+    const outcomes = outcomesOf(r.metrics);
     out[split] = { success: r.success, meanReturn: r.meanReturn, episodes, ...(Object.keys(outcomes).length ? { outcomes } : {}) };
     const k = cfg.eval.samples;
     const record: Record<string, unknown> = { kind: 'eval', step, label, split, episodes, success: r.success, mean_return: r.meanReturn, ...pickEval(r.metrics) };

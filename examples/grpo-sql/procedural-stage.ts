@@ -1,8 +1,8 @@
 /**
  * The procedural stage of the bundled base: `npm run model:procedural`.
  *
- * The bundled base `models/tiny-sql` is the query pre-training of 12bb90a (the gold SQL of `train`'s
- * first 1,758 questions). This stage continues from a base (`--from DIR`) with the
+ * The bundled base `models/tiny-sql` is two stages: the query pre-training of 12bb90a (the gold SQL
+ * of `train`'s first 1,758 questions), then this one. It continues from a base (`--from DIR`) with the
  * demo's own SFT — the same prompts, tools, oracle and optimizer settings — on 4,800 easy questions of
  * 600 procedurally generated databases (`data/generator/procedural/`, seeds 1–600, never a validation
  * database's; half of their tables and attribute columns renamed to invented words), 8 questions a
@@ -161,7 +161,10 @@ export async function main(argv: string[]): Promise<number> {
   const { num, str, get } = stringFlags(argv, ['from', 'out', 'run-dir', 'databases', 'per-db', 'invented-names', 'epochs', 'seed'], (message) => new ProceduralStageError(message));
   const from = get('from');
   if (from === undefined) {
-    throw new ProceduralStageError('--from DIR is required: the base model directory to continue from (models/tiny-sql for the bundled base)');
+    throw new ProceduralStageError(
+      '--from DIR is required: the base model directory to continue from. models/tiny-sql is already staged; its first stage ' +
+        'is `git show e74fecc:models/tiny-sql/model.safetensors` beside that directory\'s other files',
+    );
   }
   await proceduralStage({
     from,

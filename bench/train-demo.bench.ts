@@ -84,8 +84,9 @@ function foundLine(results: readonly DemoResult[], splits: readonly string[]): s
     const sft = at('sft'), final = at('final');
     if (sft.some((x) => x === undefined) || final.some((x) => x === undefined)) return [];
     const success = (label: string) => results.map((r) => r.summary.evaluations[label]?.[s]?.success ?? 0);
-    const repeats = (label: string) => results.map((r) => r.summary.evaluations[label]?.[s]?.outcomes?.['answer_repeats_query'] ?? 0);
-    return [`${s} ${stats(sft as number[])} → ${stats(final as number[])} (answered right ${stats(success('sft'))} → ${stats(success('final'))}; answer repeats the last query ${stats(repeats('sft'))} → ${stats(repeats('final'))})`];
+    const outcome = (label: string, name: string) => results.map((r) => r.summary.evaluations[label]?.[s]?.outcomes?.[name] ?? 0);
+    const change = (name: string) => `${stats(outcome('sft', name))} → ${stats(outcome('final', name))}`;
+    return [`${s} ${stats(sft as number[])} → ${stats(final as number[])} (answered right ${stats(success('sft'))} → ${stats(success('final'))}; answer repeats the last query ${change('answer_repeats_query')}; a query wrote the gold SQL's values ${change('gold_literals_written')})`];
   });
   return cells.length ? [`A query returned the gold result (greedy, after SFT → after GRPO): ${cells.join('; ')}.`, ''] : [];
 }

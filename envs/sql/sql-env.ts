@@ -12,6 +12,7 @@ import { EpisodeState } from './episode/episode-state.js';
 import { memoPhi } from './episode/result-memo.js';
 import { runTool, type ToolContext } from './episode/run-tool.js';
 import { sameSql } from './episode/same-sql.js';
+import { writesLiterals } from './episode/sql-literals.js';
 import type { ToolOutcome } from './episode/tool-outcome.js';
 import { DEFAULT_JUDGE_CONFIG, type AnswerMode, type JudgeConfig } from './judge/judge-config.js';
 import { renderObservation } from './observation/render-observation.js';
@@ -78,7 +79,8 @@ const DEFAULT_STEP_BUDGET = 10;
  * throws, it costs a step and the observation's `error` shows the correct call. `info` carries
  * `error_type`, `repairs`, `reward_components`, and at the end `is_correct`, `gold_result_seen`
  * (whether a query of the episode returned the gold result, answered or not),
- * `answer_repeats_query` (the answer is the SQL of the episode's latest query) and the gold SQL
+ * `answer_repeats_query` (the answer is the SQL of the episode's latest query),
+ * `gold_literals_written` (a query wrote every literal value of the gold SQL) and the gold SQL
  * (never before). A step after the episode ended returns an `episode_over` error observation with the
  * `afterEndPenalty` (OrderEnforcing only guards the first reset, as Gymnasium's does).
  *
@@ -170,6 +172,9 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     const seenBefore = episode.seenCount;
     if (parsed.ok && parsed.call.name === 'answer' && episode.lastQuery !== undefined) {
       episode.answerRepeatsQuery = typeof parsed.call.arguments.value === 'string' && sameSql(parsed.call.arguments.value, episode.lastQuery);
+    }
+    if (parsed.ok && parsed.call.name === 'query' && !episode.goldLiteralsWritten) {
+      episode.goldLiteralsWritten = writesLiterals(parsed.call.arguments.sql, episode.goldLiterals);
     }
     if (outcome?.ok) {
       if (parsed.ok && parsed.call.name === 'query') episode.lastQuery = parsed.call.arguments.sql;
@@ -335,6 +340,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       info.is_correct = episode.isCorrect === true;
       info.gold_result_seen = episode.goldResultSeen;
       info.answer_repeats_query = episode.answerRepeatsQuery;
+      info.gold_literals_written = episode.goldLiteralsWritten;
       info.gold_sql = episode.question.goldSql;
     }
     return info;

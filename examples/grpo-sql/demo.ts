@@ -136,7 +136,9 @@ export function foundVersusAnswered(summary: TrainingSummary, splits: readonly s
       const v = at?.[s];
       const found = v?.outcomes?.['found_gold_result'];
       const repeats = v?.outcomes?.['answer_repeats_query'];
-      return v && found !== undefined ? [`${s} ${pct(found)} found, ${pct(v.success)} answered${repeats === undefined ? '' : ` (${pct(repeats)} repeating the query)`}`] : [];
+      const copied = v?.outcomes?.['gold_literals_written'];
+      const notes = [repeats === undefined ? '' : `${pct(repeats)} repeating the query`, copied === undefined ? '' : `${pct(copied)} writing the gold SQL's values`].filter(Boolean);
+      return v && found !== undefined ? [`${s} ${pct(found)} found, ${pct(v.success)} answered${notes.length ? ` (${notes.join('; ')})` : ''}`] : [];
     });
     return cells.length ? [`${label === 'sft' ? 'after SFT' : 'after GRPO'}: ${cells.join(', ')}`] : [];
   });

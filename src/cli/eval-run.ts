@@ -94,7 +94,11 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
       console.log(JSON.stringify(summary));
     } else {
       const found = outcomes['found_gold_result'];
-      console.log(`success rate ${pct(greedy.success)}, mean return ${greedy.meanReturn.toFixed(3)}${found === undefined ? '' : `, a query returned the gold result in ${pct(found)}`}`);
+      const copied = outcomes['gold_literals_written'];
+      console.log(
+        `success rate ${pct(greedy.success)}, mean return ${greedy.meanReturn.toFixed(3)}${found === undefined ? '' : `, a query returned the gold result in ${pct(found)}`}` +
+          `${copied === undefined ? '' : `, a query wrote the gold SQL's values in ${pct(copied)}`}`,
+      );
       if (sampled) console.log(`${sampled.questions} questions × ${sampled.samples} samples at temperature ${sampled.temperature}: pass@1 ${pct(sampled.passAt1)}, pass@${sampled.k} ${pct(sampled.passAtK)}, majority vote ${pct(sampled.majority)}`);
     }
     return 0;

@@ -124,6 +124,27 @@ describe('SQLEnv episodes', () => {
     await env.close();
   });
 
+  it("reports at the end whether a query wrote the gold SQL's literal values, run or not", async () => {
+    const env = envWith({ answerMode: 'sql' });
+    const FRANCE = 'train-0002'; // SELECT avg(age) FROM singer WHERE country = 'France'
+    const play = async (questionId: string, ...sqls: string[]) => {
+      await env.reset({ options: { questionId } });
+      let info: Record<string, unknown> = {};
+      for (const sql of sqls) {
+        [, , , , info] = await env.step({ name: 'query', arguments: { sql } });
+        expect('gold_literals_written' in info).toBe(false); // only at the end
+      }
+      [, , , , info] = await env.step({ name: 'answer', arguments: { value: 'SELECT 1' } });
+      return info['gold_literals_written'];
+    };
+    expect(await play(FRANCE, "SELECT count(*) FROM singer WHERE country = 'France'")).toBe(true); // the value, in another query
+    expect(await play(FRANCE, "SELECT avg(age) FROM singer WHERE country = 'Frence'")).toBe(false);
+    expect(await play(FRANCE, "SELECT avg(age) FROM singer WHERE country = 'Frence'", "SELECT age FROM nowhere WHERE country = 'France'")).toBe(true); // failed, but copied
+    expect(await play(FRANCE)).toBe(false); // no query
+    expect(await play(COUNT_QUESTION, 'SELECT name FROM singer')).toBe(true); // nothing to copy
+    await env.close();
+  });
+
   it('never shows the gold SQL or answer before the end', async () => {
     const env = envWith();
     for (let seed = 0; seed < 6; seed++) {

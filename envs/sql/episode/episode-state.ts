@@ -3,6 +3,7 @@ import type { GoldAnswer } from '../judge/judge-answer.js';
 import { capObservationText, type SqlObservation } from '../observation/sql-observation.js';
 import type { GoldProfile } from '../reward/potential.js';
 import { memoGoldProfile } from './result-memo.js';
+import { sqlLiterals } from './sql-literals.js';
 
 /**
  * Everything one episode has accumulated: the question and its database, what has been shown,
@@ -22,6 +23,8 @@ export class EpisodeState {
   lastQuery: string | undefined = undefined;
   /** The answer given is the latest query's SQL (see `sameSql`); false until an answer is given. */
   answerRepeatsQuery = false;
+  /** A query of this episode wrote every literal value of the gold SQL (see `writesLiterals`), whether it ran or not. */
+  goldLiteralsWritten = false;
   result = '';
   error = '';
   readonly history: string[] = [];
@@ -32,6 +35,7 @@ export class EpisodeState {
   /** Keys of actions already taken. */
   private readonly actions = new Set<string>();
   private goldProfileValue: GoldProfile | undefined;
+  private goldLiteralsValue: string[] | undefined;
 
   constructor(
     readonly question: SqlQuestion,
@@ -45,6 +49,11 @@ export class EpisodeState {
   /** The gold result profiled for Φ, built on the first query of the episode and kept. */
   get goldProfile(): GoldProfile {
     return (this.goldProfileValue ??= memoGoldProfile(this.gold.rows));
+  }
+
+  /** The gold SQL's literal values (see `sqlLiterals`), read on the first query of the episode and kept. */
+  get goldLiterals(): readonly string[] {
+    return (this.goldLiteralsValue ??= sqlLiterals(this.gold.sql));
   }
 
   get done(): boolean {

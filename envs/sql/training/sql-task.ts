@@ -35,9 +35,11 @@ export interface SqlRolloutTask {
   /**
    * `found_gold_result`: a query of the episode returned the gold result (`info.gold_result_seen`);
    * `answer_repeats_query`: the answer was the SQL of the episode's latest query
-   * (`info.answer_repeats_query`) — with the former, whether an answer after the gold query kept it.
+   * (`info.answer_repeats_query`) — with the former, whether an answer after the gold query kept it;
+   * `gold_literals_written`: a query wrote every literal value of the gold SQL (`info.gold_literals_written`),
+   * i.e. copied the question's names, dates and numbers right.
    */
-  outcomes(info: Info): { found_gold_result: boolean; answer_repeats_query: boolean };
+  outcomes(info: Info): { found_gold_result: boolean; answer_repeats_query: boolean; gold_literals_written: boolean };
 }
 
 /** The system prompt of SQLEnv episodes. */
@@ -104,6 +106,10 @@ export function sqlRolloutTask(questionIds: (split: string) => readonly string[]
       const ids = questionIds(split);
       return { seed: index, options: { questionId: ids[index % ids.length]! } };
     },
-    outcomes: (info) => ({ found_gold_result: info['gold_result_seen'] === true, answer_repeats_query: info['answer_repeats_query'] === true }),
+    outcomes: (info) => ({
+      found_gold_result: info['gold_result_seen'] === true,
+      answer_repeats_query: info['answer_repeats_query'] === true,
+      gold_literals_written: info['gold_literals_written'] === true,
+    }),
   };
 }

@@ -19,8 +19,12 @@
 # as unfinished, so a device call's time limit still returns the finished ones),
 # GPU_CHECK_DEMO (1: run the demo), GPU_CHECK_LOCAL (1: use this machine's node and node_modules —
 # how the script's own logic is tested on a machine without a GPU).
+# The unpack, the Vulkan ICD, the card's peak and the adapter check are scripts/gpu-carry-lib.sh's
+# (shared with scripts/gpu-ab.sh, the same-card A/B of two builds).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/gpu-carry-lib.sh
+. "$root/scripts/gpu-carry-lib.sh"
 carry="$root/.gpu-carry"
 limit=$((64 * 1024 * 1024))
 
@@ -94,33 +98,24 @@ run_checks() {
   cd "$root"
   local node=node
   if [ "${GPU_CHECK_LOCAL:-0}" != 1 ]; then
-    local env=/tmp/gpu-env
-    mkdir -p "$env"
-    xz -dc "$carry/bundle.tar.xz" | tar -C "$env" -xf -
-    # node_modules and dist/ where Node resolves them from the repository root.
-    cp -a "$env/app/." "$root/"
-    for d in "$env"/deb/*.deb; do dpkg -x "$d" /; done
-    ldconfig
-    node="$env/bin/node"
+    # node_modules and dist/ where Node resolves them from the repository root; the debs into /.
+    gpu_carry_unpack "$carry/bundle.tar.xz" /tmp/gpu-env "$root" 1 || { echo "unpack failed at: $GPU_CARRY_STEP" >&2; return 1; }
+    node=$GPU_CARRY_NODE
   fi
-  local icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-  if [ -f "$icd" ]; then export VK_DRIVER_FILES="$icd" VK_ICD_FILENAMES="$icd"; fi
+  gpu_carry_icd
   local provider="${GPU_CHECK_PROVIDER:-webgpu}"
   "$node" --version > "$out/node-version.txt" 2>&1
   "$node" dist/src/cli/main.js doctor --json > "$out/doctor.json" 2> "$out/doctor.stderr.txt"
   local available
-  available=$("$node" -e "const r=JSON.parse(require('fs').readFileSync('$out/doctor.json','utf8'));console.log(r.providers.find(p=>p.provider==='$provider')?.available?1:0)")
+  available=$(gpu_carry_available "$node" "$out/doctor.json" "$provider")
   if [ "$available" != 1 ]; then
     echo "provider $provider has no adapter here: collecting the evidence"
     evidence "$out/evidence.txt"
     cat "$out/evidence.txt"
     return 2
   fi
-  local peak=0
-  case "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null)" in
-    *H100*SXM*|*"H100 80GB HBM3"*|*H200*) peak=67 ;;  # dense fp32 (non-tensor-core) peak, TFLOP/s
-    *H100*PCIe*) peak=51 ;;
-  esac
+  local peak
+  peak=$(gpu_carry_peak)  # dense fp32 (non-tensor-core) peak, TFLOP/s
   # Peak device memory: sample nvidia-smi while the checks run.
   local sampler=""
   if command -v nvidia-smi >/dev/null; then

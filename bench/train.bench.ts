@@ -23,7 +23,7 @@ import { sftLoss } from '../src/train/math/policy-loss.js';
 import { applyPolicyUpdate } from '../src/train/grpo/policy-update.js';
 import type { TrainingSetup } from '../src/train/run/run-types.js';
 import { agentTrajectory, type SftSequence } from '../src/train/sft/oracle-trajectories.js';
-import { sftStep } from '../src/train/sft/sft-epoch.js';
+import { paddingShare, sftBatches, sftStep } from '../src/train/sft/sft-epoch.js';
 import { mdTable, timeIt, type BenchSection } from './harness.js';
 
 /**
@@ -90,6 +90,50 @@ async function sftSteps(setup: TrainingSetup<SqlObservation>, config: TrainConfi
   return { trajectories: batch.length, tokens: sequences.reduce((a, s) => a + s.length, 0), oursMs, formerMs };
 }
 
+/**
+ * One SFT epoch over the scripted agent's trajectories of the first 128 easy `train` questions (the
+ * demo's SFT data), batches of 8 in a seeded random order (the demo's SFT) against batches grouped
+ * by length (`sft.groupByLength`); the two alternate twice, and each epoch's time counts only the steps.
+ */
+async function sftEpochs(base: TrainConfig): Promise<{ trajectories: number; tokens: number; random: { ms: number; padding: number }; grouped: { ms: number; padding: number } }> {
+  const config = resolveTrainConfig({ ...base, env: { ...base.env, trainSplit: 'train', trainDifficulties: ['easy'] } });
+  const { setup, close } = await createSqlTrainingSetup(config);
+  try {
+    return await timedEpochs(setup, config);
+  } finally {
+    await close();
+  }
+}
+
+async function timedEpochs(setup: TrainingSetup<SqlObservation>, config: TrainConfig): Promise<{ trajectories: number; tokens: number; random: { ms: number; padding: number }; grouped: { ms: number; padding: number } }> {
+  const env = setup.makeEnv('train');
+  const trajectories: SftSequence[] = [];
+  try {
+    for (let i = 0; i < 128; i++) {
+      const t = await agentTrajectory(env, setup.makeOracle!(), setup.task, setup.policy.codec, setup.task.episodeSpec!(i, 'train'), config.env.stepBudget);
+      if (t.correct && t.tokens.length <= config.rollout.maxTotalTokens) trajectories.push(t);
+    }
+  } finally {
+    await env.close();
+  }
+  const optimizer = await setup.policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
+  const options = { lr: 1e-5, maxGradNorm: 1, microBatches: 1 };
+  const epoch = async (groupByLength: boolean, seed: number) => {
+    const batches = sftBatches(trajectories, 8, new Rng(seed), { groupByLength });
+    const t = performance.now();
+    for (const batch of batches) await sftStep(setup.policy, optimizer, batch, options);
+    return { ms: performance.now() - t, padding: paddingShare(batches) };
+  };
+  await epoch(true, 0); // compiles the graphs of most shapes
+  const runs = { random: [] as { ms: number; padding: number }[], grouped: [] as { ms: number; padding: number }[] };
+  for (let rep = 1; rep <= 2; rep++) {
+    runs.random.push(await epoch(false, rep));
+    runs.grouped.push(await epoch(true, rep));
+  }
+  const mean = (xs: { ms: number; padding: number }[]) => ({ ms: xs.reduce((a, x) => a + x.ms, 0) / xs.length, padding: xs.reduce((a, x) => a + x.padding, 0) / xs.length });
+  return { trajectories: trajectories.length, tokens: trajectories.reduce((a, s) => a + s.tokens.length, 0), random: mean(runs.random), grouped: mean(runs.grouped) };
+}
+
 export default async function bench(): Promise<BenchSection> {
   // (1) loss math on a batch shaped like the demo's: 8 episodes × 768 tokens.
   const rng = new Rng(0);
@@ -146,6 +190,7 @@ export default async function bench(): Promise<BenchSection> {
     await optimizer.step(1e-4, 1);
     const stepMs = performance.now() - t0;
     const sft = await sftSteps(setup, config);
+    const epochs = await sftEpochs(config);
     rows.push(
       ['rollout (8 episodes, batched generation + SQLEnv steps)', `${(rolloutMs / 1000).toFixed(2)} s`, `${(generated / (rolloutMs / 1000)).toFixed(0)} generated tok/s`],
       ['… every turn prefilling its whole prompt (rollout.continueTurns false, the former path)', `${(wholePrompt.ms / 1000).toFixed(2)} s`, `${(wholePrompt.episodes.reduce((a, e) => a + e.generatedTokens, 0) / (wholePrompt.ms / 1000)).toFixed(0)} generated tok/s (${(wholePrompt.ms / rolloutMs).toFixed(2)}× the time)`],
@@ -153,6 +198,8 @@ export default async function bench(): Promise<BenchSection> {
       ['backward (gradient of Σ w·log p, accumulated in the session)', `${(backwardMs / 1000).toFixed(2)} s`, `${(total / (backwardMs / 1000)).toFixed(0)} tok/s`],
       [`SFT step (${sft.trajectories} oracle trajectories: one backward pass, their common system prompt once; mean of 3)`, `${(sft.oursMs / 1000).toFixed(2)} s`, `${(sft.tokens / (sft.oursMs / 1000)).toFixed(0)} tok/s`],
       ['… scoring every row in full, then back-propagating every row in full (the former path)', `${(sft.formerMs / 1000).toFixed(2)} s`, `${(sft.tokens / (sft.formerMs / 1000)).toFixed(0)} tok/s (${(sft.formerMs / sft.oursMs).toFixed(2)}× the time)`],
+      [`SFT epoch (${epochs.trajectories} easy oracle trajectories of \`train\`, batches of 8 in random order; ${(epochs.random.padding * 100).toFixed(0)}% of the computed positions padding; mean of 2)`, `${(epochs.random.ms / 1000).toFixed(2)} s`, `${(epochs.tokens / (epochs.random.ms / 1000)).toFixed(0)} tok/s`],
+      [`… batches grouped by length (sft.groupByLength; ${(epochs.grouped.padding * 100).toFixed(0)}% padding)`, `${(epochs.grouped.ms / 1000).toFixed(2)} s`, `${(epochs.tokens / (epochs.grouped.ms / 1000)).toFixed(0)} tok/s (${(epochs.random.ms / epochs.grouped.ms).toFixed(2)}× faster)`],
       ['optimizer step (global-norm clip + AdamW, resident; first step)', `${stepMs.toFixed(1)} ms`, `${setup.policy.parameterCount()} parameters`],
       ['… resident optimizer step, 0.53M values in 24 tensors (mean)', `${stepTiny.resident.toFixed(1)} ms`, `former host path ${stepTiny.host.toFixed(1)} ms (${(stepTiny.host / stepTiny.resident).toFixed(2)}×)`],
       ['… resident optimizer step, 16M values in 64 tensors (mean)', `${stepLarge.resident.toFixed(1)} ms`, `former host path ${stepLarge.host.toFixed(1)} ms (${(stepLarge.host / stepLarge.resident).toFixed(2)}×)`],

@@ -77,7 +77,7 @@ export interface TrainConfig {
     gradAccumulation: number;
     maxGradNorm: number;
   };
-  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean; validationEpisodes: number; validationSplits: string[]; patience: number; minEpochs: number };
+  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean; validationEpisodes: number; validationSplits: string[]; patience: number; minEpochs: number; groupByLength: boolean };
   eval: { untrained: boolean; everySteps: number; curveSplits: string[]; episodes: number; baselineEpisodes: number; samples: number; sampledQuestions: number };
   checkpoint: { everySteps: number; keep: number };
   alarms: {
@@ -236,6 +236,7 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       validationSplits: { type: 'array', items: { type: 'string' }, description: 'The validation splits early stopping follows (with sft.validationEpisodes): each must be one of env.validationSplits; empty = all of them.', default: [] },
       patience: int('Epochs without a rise of validation success before SFT stops (with sft.validationEpisodes).', 1, 1),
       minEpochs: int('Epochs trained before the first validation (with sft.validationEpisodes): early stopping cannot end SFT sooner, and the epochs before it cost no evaluation. Guards against a noisy early dip on a small validation split.', 1, 1),
+      groupByLength: bool('Batch trajectories of similar length together (each window of 32 batches\' worth of shuffled trajectories sorted by length, the batches then shuffled), so less of each step is padding.', false),
     }),
     eval: obj('Held-out evaluation.', {
       untrained: bool('Evaluate the policy before any training (the "base model" row); false saves that evaluation\'s time when the base is known.', true),

@@ -6,7 +6,7 @@ import { evaluatePolicy, type EvaluationResult } from '../eval/evaluate-policy.j
 import { formatProgress } from '../metrics/progress-line.js';
 import { learningRateAt } from '../optim/lr-schedule.js';
 import { agentTrajectory, type ScriptedAgent, type SftSequence } from '../sft/oracle-trajectories.js';
-import { sftBatches, sftStep } from '../sft/sft-epoch.js';
+import { paddingShare, sftBatches, sftStep } from '../sft/sft-epoch.js';
 import { TrainError } from '../train-error.js';
 import type { TrainConfig } from '../config/schema.js';
 import type { GreedyEvaluations } from './evaluate-phase.js';
@@ -110,7 +110,9 @@ export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: () => Scri
   let step = 0;
   const started = Date.now();
   for (let epoch = 0; epoch < cfg.sft.epochs; epoch++) {
-    for (const batch of sftBatches(trajectories, cfg.sft.batchSize, run.rng)) {
+    const batches = sftBatches(trajectories, cfg.sft.batchSize, run.rng, { groupByLength: cfg.sft.groupByLength });
+    if (epoch === 0) run.print(`SFT: ${(paddingShare(batches) * 100).toFixed(1)}% of the token positions a step computes are padding${cfg.sft.groupByLength ? ' (batches grouped by length)' : ' (set sft.groupByLength to batch similar lengths together)'}`);
+    for (const batch of batches) {
       const t0 = Date.now();
       const lr = learningRateAt(step, { lr: cfg.sft.lr, warmupSteps: cfg.optim.warmupSteps, totalSteps, decay: 'linear', minRatio: 0.1 });
       const r = await sftStep(run.policy, run.optimizer, batch, { lr, maxGradNorm: cfg.optim.maxGradNorm, microBatches: cfg.optim.gradAccumulation });

@@ -16,19 +16,58 @@ export interface SftStepResult {
   skippedBecause: string[];
 }
 
+/** How many batches' worth of sequences {@link sftBatches} sorts by length together. */
+export const LENGTH_GROUP_BATCHES = 32;
+
 /**
  * The batches of an epoch: a seeded shuffle of the trajectories cut into `batchSize` chunks.
+ * With `groupByLength`, each window of {@link LENGTH_GROUP_BATCHES} batches' worth of shuffled
+ * sequences is sorted by length before it is cut, and the batches are shuffled again: rows of a
+ * batch then have similar lengths, so little of a step's compute goes to padding, while every
+ * epoch still sees every sequence once in a random order of batches.
  *
  * @example
  * ```ts
  * sftBatches(trajectories, 8, rng).length; // ceil(trajectories.length / 8)
+ * sftBatches(trajectories, 8, rng, { groupByLength: true }); // same sequences, similar lengths per batch
  * ```
  */
-export function sftBatches(sequences: readonly SftSequence[], batchSize: number, rng: Rng): SftSequence[][] {
+export function sftBatches<S extends { tokens: readonly number[] }>(sequences: readonly S[], batchSize: number, rng: Rng, options: { groupByLength?: boolean } = {}): S[][] {
   const order = rng.shuffle([...sequences.keys()]);
-  const out: SftSequence[][] = [];
-  for (let i = 0; i < order.length; i += batchSize) out.push(order.slice(i, i + batchSize).map((j) => sequences[j]!));
-  return out;
+  const cut = (indices: number[]): S[][] => {
+    const out: S[][] = [];
+    for (let i = 0; i < indices.length; i += batchSize) out.push(indices.slice(i, i + batchSize).map((j) => sequences[j]!));
+    return out;
+  };
+  if (!options.groupByLength) return cut(order);
+  const window = batchSize * LENGTH_GROUP_BATCHES;
+  const batches: S[][] = [];
+  for (let i = 0; i < order.length; i += window) {
+    batches.push(...cut(order.slice(i, i + window).sort((a, b) => sequences[b]!.tokens.length - sequences[a]!.tokens.length)));
+  }
+  return rng.shuffle(batches);
+}
+
+/**
+ * The share of a batch's computed token positions that are padding: each row past the batch's
+ * shared prompt is padded to the longest row's length.
+ *
+ * @example
+ * ```ts
+ * paddingShare([[{ tokens: [1, 2, 3, 4], mask: [0, 0, 1, 1] }, { tokens: [1, 2, 5], mask: [0, 0, 1] }]]); // 0.25
+ * ```
+ */
+export function paddingShare(batches: readonly (readonly Pick<SftSequence, 'tokens' | 'mask'>[])[]): number {
+  let padded = 0;
+  let computed = 0;
+  for (const batch of batches) {
+    const shared = sharedPromptLengths(batch);
+    const rest = batch.map((s, i) => s.tokens.length - shared[i]!);
+    const longest = Math.max(0, ...rest);
+    computed += longest * batch.length;
+    padded += rest.reduce((a, r) => a + longest - r, 0);
+  }
+  return computed > 0 ? padded / computed : 0;
 }
 
 /**

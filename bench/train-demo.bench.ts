@@ -53,8 +53,34 @@ function curriculum(r: DemoResult | undefined): string {
   return `; curriculum: trained on the ${train.length ? train.join('/') : 'all'} tier${train.length === 1 ? '' : 's'} and evaluated on the ${held.length ? held.join('/') : 'all'} tier${held.length === 1 ? '' : 's'} of the held-out splits`;
 }
 
+/** GRPO's health in one run's metrics.jsonl: mean frac_reward_zero_std after the first 3 steps, and the alarms raised. */
+export interface RunHealth {
+  zeroStdAfterStep3: number | undefined;
+  alarms: string[];
+}
+
+/**
+ * Reads a run's metrics.jsonl for {@link RunHealth} (before the bench deletes the run directory).
+ *
+ * @example
+ * ```ts
+ * runHealth('{"kind":"train","step":4,"frac_reward_zero_std":0.5}\n'); // { zeroStdAfterStep3: 0.5, alarms: [] }
+ * ```
+ */
+export function runHealth(metricsJsonl: string): RunHealth {
+  const zeroStd: number[] = [];
+  const alarms: string[] = [];
+  for (const line of metricsJsonl.split('\n')) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line) as { kind?: string; step?: number; event?: string; frac_reward_zero_std?: number };
+    if (r.kind === 'train' && (r.step ?? 0) > 3 && typeof r.frac_reward_zero_std === 'number') zeroStd.push(r.frac_reward_zero_std);
+    if (r.kind === 'event' && r.event?.startsWith('alarm:')) alarms.push(`${r.event.slice('alarm:'.length)} at step ${r.step}`);
+  }
+  return { zeroStdAfterStep3: zeroStd.length ? zeroStd.reduce((a, b) => a + b, 0) / zeroStd.length : undefined, alarms };
+}
+
 /** Runs one seed of the demo in its own process (one onnxruntime thread each, so seeds run side by side). */
-function runSeed(seed: number, dir: string): Promise<DemoResult> {
+function runSeed(seed: number, dir: string): Promise<DemoResult & { health: RunHealth }> {
   const resultFile = join(dir, 'result.json');
   const demo = fileURLToPath(new URL('../examples/grpo-sql/demo.js', import.meta.url));
   return new Promise((resolve, reject) => {
@@ -68,7 +94,8 @@ function runSeed(seed: number, dir: string): Promise<DemoResult> {
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`demo seed ${seed} exited with ${code}:\n${tail}`));
-      readFile(resultFile, 'utf8').then((text) => resolve(JSON.parse(text) as DemoResult), reject);
+      Promise.all([readFile(resultFile, 'utf8'), readFile(join(dir, 'run', 'metrics.jsonl'), 'utf8')])
+        .then(([result, metrics]) => resolve({ ...(JSON.parse(result) as DemoResult), health: runHealth(metrics) }), reject);
     });
   });
 }
@@ -94,7 +121,7 @@ function foundLine(results: readonly DemoResult[], splits: readonly string[]): s
 export default async function bench(): Promise<BenchSection> {
   const SEEDS = seedsToRun();
   const root = await mkdtemp(join(tmpdir(), 'sqlenv-demo-bench-'));
-  const results: DemoResult[] = [];
+  const results: (DemoResult & { health: RunHealth })[] = [];
   const parallel = Math.max(1, Math.min(SEEDS.length, availableParallelism()));
   try {
     for (let i = 0; i < SEEDS.length; i += parallel) {
@@ -147,6 +174,9 @@ export default async function bench(): Promise<BenchSection> {
       `Post-SFT tool-call format check (share of calls with exactly the schema's arguments): ${stats(formatAfter)}. ` +
         `SFT steps per run: ${results.map((r) => r.summary.sftSteps).join(', ')} (at most ${first?.sft.epochs ?? '?'} epochs${first && first.sft.validationEpisodes > 0 ? ', stopped early once validation success stops rising' : ''}). ` +
         `Wall time per run (${parallel} run${parallel > 1 ? 's' : ''} at a time on this machine): ${walls.join(', ')}.`,
+      '',
+      `GRPO's health per seed (frac_reward_zero_std, mean over the steps after step 3; alarms raised): ` +
+        results.map((r, i) => `seed ${SEEDS[i]}: ${r.health.zeroStdAfterStep3 === undefined ? '—' : r.health.zeroStdAfterStep3.toFixed(2)}, ${r.health.alarms.length ? r.health.alarms.join(' and ') : 'no alarm'}`).join('; ') + '.',
     ].join('\n'),
   };
 }

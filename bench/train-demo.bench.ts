@@ -11,6 +11,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DemoResult } from '../examples/grpo-sql/demo.js';
+import { ALARM_EVENT_PREFIX } from '../src/train/diagnostics/alarms.js';
 import { mdTable, type BenchSection } from './harness.js';
 
 /** Seeds 0–4, or those of `TRAIN_DEMO_SEEDS` (e.g. `TRAIN_DEMO_SEEDS=0,1,2` for a shorter check). */
@@ -74,7 +75,7 @@ export function runHealth(metricsJsonl: string): RunHealth {
     if (!line.trim()) continue;
     const r = JSON.parse(line) as { kind?: string; step?: number; event?: string; frac_reward_zero_std?: number };
     if (r.kind === 'train' && (r.step ?? 0) > 3 && typeof r.frac_reward_zero_std === 'number') zeroStd.push(r.frac_reward_zero_std);
-    if (r.kind === 'event' && r.event?.startsWith('alarm:')) alarms.push(`${r.event.slice('alarm:'.length)} at step ${r.step}`);
+    if (r.kind === 'event' && r.event?.startsWith(ALARM_EVENT_PREFIX)) alarms.push(`${r.event.slice(ALARM_EVENT_PREFIX.length)} at step ${r.step}`);
   }
   return { zeroStdAfterStep3: zeroStd.length ? zeroStd.reduce((a, b) => a + b, 0) / zeroStd.length : undefined, alarms };
 }

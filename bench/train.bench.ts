@@ -57,20 +57,29 @@ async function optimizerSteps(count: number, tensors: number): Promise<{ residen
 }
 
 /**
- * SFT steps on the scripted agent's trajectories of the smoke split (as the demo's SFT runs them),
- * against the former step: a scoring pass over every row, then a backward pass over every row.
+ * The scripted agent's solved trajectories over the first `questions` questions of `split`: at most
+ * `keep` of them, and none longer than `maxTokens`.
  */
-async function sftSteps(setup: TrainingSetup<SqlObservation>, config: TrainConfig): Promise<{ trajectories: number; tokens: number; oursMs: number; formerMs: number }> {
-  const env = setup.makeEnv('smoke');
-  const batch: SftSequence[] = [];
+async function oracleTrajectories(setup: TrainingSetup<SqlObservation>, config: TrainConfig, split: string, limits: { questions: number; keep?: number; maxTokens?: number }): Promise<SftSequence[]> {
+  const env = setup.makeEnv(split);
+  const out: SftSequence[] = [];
   try {
-    for (let i = 0; batch.length < 8 && i < 32; i++) {
-      const t = await agentTrajectory(env, setup.makeOracle!(), setup.task, setup.policy.codec, setup.task.episodeSpec!(i, 'smoke'), config.env.stepBudget);
-      if (t.correct) batch.push(t);
+    for (let i = 0; out.length < (limits.keep ?? Infinity) && i < limits.questions; i++) {
+      const t = await agentTrajectory(env, setup.makeOracle!(), setup.task, setup.policy.codec, setup.task.episodeSpec!(i, split), config.env.stepBudget);
+      if (t.correct && t.tokens.length <= (limits.maxTokens ?? Infinity)) out.push(t);
     }
   } finally {
     await env.close();
   }
+  return out;
+}
+
+/**
+ * SFT steps on the scripted agent's trajectories of the smoke split (as the demo's SFT runs them),
+ * against the former step: a scoring pass over every row, then a backward pass over every row.
+ */
+async function sftSteps(setup: TrainingSetup<SqlObservation>, config: TrainConfig): Promise<{ trajectories: number; tokens: number; oursMs: number; formerMs: number }> {
+  const batch = await oracleTrajectories(setup, config, 'smoke', { questions: 32, keep: 8 });
   const optimizer = await setup.policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
   const options = { lr: 1e-5, maxGradNorm: 1, microBatches: 1 };
   const sequences = batch.map((s) => s.tokens);
@@ -99,39 +108,26 @@ async function sftEpochs(base: TrainConfig): Promise<{ trajectories: number; tok
   const config = resolveTrainConfig({ ...base, env: { ...base.env, trainSplit: 'train', trainDifficulties: ['easy'] } });
   const { setup, close } = await createSqlTrainingSetup(config);
   try {
-    return await timedEpochs(setup, config);
+    const trajectories = await oracleTrajectories(setup, config, 'train', { questions: 128, maxTokens: config.rollout.maxTotalTokens });
+    const optimizer = await setup.policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
+    const options = { lr: 1e-5, maxGradNorm: 1, microBatches: 1 };
+    const epoch = async (groupByLength: boolean, seed: number) => {
+      const batches = sftBatches(trajectories, 8, new Rng(seed), { groupByLength });
+      const t = performance.now();
+      for (const batch of batches) await sftStep(setup.policy, optimizer, batch, options);
+      return { ms: performance.now() - t, padding: paddingShare(batches) };
+    };
+    await epoch(true, 0); // compiles the graphs of most shapes
+    const runs = { random: [] as { ms: number; padding: number }[], grouped: [] as { ms: number; padding: number }[] };
+    for (let rep = 1; rep <= 2; rep++) {
+      runs.random.push(await epoch(false, rep));
+      runs.grouped.push(await epoch(true, rep));
+    }
+    const mean = (xs: { ms: number; padding: number }[]) => ({ ms: xs.reduce((a, x) => a + x.ms, 0) / xs.length, padding: xs.reduce((a, x) => a + x.padding, 0) / xs.length });
+    return { trajectories: trajectories.length, tokens: trajectories.reduce((a, s) => a + s.tokens.length, 0), random: mean(runs.random), grouped: mean(runs.grouped) };
   } finally {
     await close();
   }
-}
-
-async function timedEpochs(setup: TrainingSetup<SqlObservation>, config: TrainConfig): Promise<{ trajectories: number; tokens: number; random: { ms: number; padding: number }; grouped: { ms: number; padding: number } }> {
-  const env = setup.makeEnv('train');
-  const trajectories: SftSequence[] = [];
-  try {
-    for (let i = 0; i < 128; i++) {
-      const t = await agentTrajectory(env, setup.makeOracle!(), setup.task, setup.policy.codec, setup.task.episodeSpec!(i, 'train'), config.env.stepBudget);
-      if (t.correct && t.tokens.length <= config.rollout.maxTotalTokens) trajectories.push(t);
-    }
-  } finally {
-    await env.close();
-  }
-  const optimizer = await setup.policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
-  const options = { lr: 1e-5, maxGradNorm: 1, microBatches: 1 };
-  const epoch = async (groupByLength: boolean, seed: number) => {
-    const batches = sftBatches(trajectories, 8, new Rng(seed), { groupByLength });
-    const t = performance.now();
-    for (const batch of batches) await sftStep(setup.policy, optimizer, batch, options);
-    return { ms: performance.now() - t, padding: paddingShare(batches) };
-  };
-  await epoch(true, 0); // compiles the graphs of most shapes
-  const runs = { random: [] as { ms: number; padding: number }[], grouped: [] as { ms: number; padding: number }[] };
-  for (let rep = 1; rep <= 2; rep++) {
-    runs.random.push(await epoch(false, rep));
-    runs.grouped.push(await epoch(true, rep));
-  }
-  const mean = (xs: { ms: number; padding: number }[]) => ({ ms: xs.reduce((a, x) => a + x.ms, 0) / xs.length, padding: xs.reduce((a, x) => a + x.padding, 0) / xs.length });
-  return { trajectories: trajectories.length, tokens: trajectories.reduce((a, s) => a + s.tokens.length, 0), random: mean(runs.random), grouped: mean(runs.grouped) };
 }
 
 export default async function bench(): Promise<BenchSection> {

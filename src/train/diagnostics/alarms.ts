@@ -7,6 +7,9 @@
 /** The kind of an alarm. */
 export type AlarmKind = 'reward_flat' | 'zero_std_high' | 'identical_completions' | 'tool_errors_rising' | 'kl_exploding';
 
+/** What starts the metrics.jsonl event name of an alarm: `alarm:<kind>`. */
+export const ALARM_EVENT_PREFIX = 'alarm:';
+
 /** One alarm raised at a step, with a message that says what to try. */
 export interface TrainingAlarm {
   kind: AlarmKind;

@@ -9,6 +9,7 @@ import { openTrainedRun } from '../recipes/trained-run.js';
 import { SqlenvError } from '../base/sqlenv-error.js';
 import { loadTrainConfig, TrainConfigError } from '../train/config/load-config.js';
 import { evaluatePolicy, evaluateSampled, outcomesOf } from '../train/eval/evaluate-policy.js';
+import { sharpeningHeadroom, type PassAtKPoint } from '../train/eval/pass-at-k.js';
 import { EnvPool } from '../train/rollout/env-pool.js';
 
 /** What `sqlenv eval --run` was asked for. */
@@ -31,6 +32,11 @@ export interface EvaluateRunOptions {
 }
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+
+/** `pass@k: k=1 56.8%, k=2 64.9%, …`, the line both `sqlenv eval` forms print for `--samples K`. */
+export function passAtKCurveLine(curve: readonly PassAtKPoint[]): string {
+  return `pass@k: ${curve.map((p) => `k=${p.k} ${pct(p.passAtK)}`).join(', ')}`;
+}
 
 /**
  * Evaluates a run's model and prints the report; returns the exit code (1 with a message for a
@@ -84,7 +90,10 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
     if (o.samples > 1) {
       if (!o.json) console.log(`sampling ${o.samples} episodes of each question at temperature ${run.config.rollout.temperature}…`);
       const s = await evaluateSampled(policy, task, pool, split, episodes, o.samples, run.config.rollout, new Rng(o.seed));
-      sampled = { questions: episodes, samples: o.samples, k: o.samples, temperature: run.config.rollout.temperature, passAt1: s.passAt1, passAtK: s.passAtK, majority: s.majority };
+      sampled = {
+        questions: episodes, samples: o.samples, k: o.samples, temperature: run.config.rollout.temperature, passAt1: s.passAt1, passAtK: s.passAtK, majority: s.majority,
+        curve: s.curve, headroom: sharpeningHeadroom(greedy.episodes.map((e) => e.correct), s.correctPerQuestion),
+      };
     }
     const summary = {
       agent: 'model', run: o.runDir, checkpoint_step: run.step, dataset: run.config.env.dataset, split, episodes,
@@ -99,7 +108,16 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
         `success rate ${pct(greedy.success)}, mean return ${greedy.meanReturn.toFixed(3)}${found === undefined ? '' : `, a query returned the gold result in ${pct(found)}`}` +
           `${copied === undefined ? '' : `, a query wrote the gold SQL's values in ${pct(copied)}`}`,
       );
-      if (sampled) console.log(`${sampled.questions} questions × ${sampled.samples} samples at temperature ${sampled.temperature}: pass@1 ${pct(sampled.passAt1)}, pass@${sampled.k} ${pct(sampled.passAtK)}, majority vote ${pct(sampled.majority)}`);
+      if (sampled) {
+        const h = sampled.headroom;
+        console.log(`${sampled.questions} questions × ${sampled.samples} samples at temperature ${sampled.temperature}: pass@1 ${pct(sampled.passAt1)}, pass@${sampled.k} ${pct(sampled.passAtK)}, majority vote ${pct(sampled.majority)}`);
+        console.log(passAtKCurveLine(sampled.curve));
+        console.log(
+          `sharpening headroom: greedy missed ${h.questions - h.greedyRight} questions, ${h.missedButSampled} of them answered right by at least one sample; ` +
+            `ceiling ${pct(h.ceiling)} (+${(100 * h.missedButSampled / h.questions).toFixed(1)} points over greedy)` +
+            `${h.rightButNeverSampled ? `; ${h.rightButNeverSampled} greedy-right questions had no right sample` : ''}`,
+        );
+      }
     }
     return 0;
   } finally {

@@ -18,7 +18,7 @@ import { SQLEnv } from '../../envs/sql/sql-env.js';
 import { Rng } from '../base/rng.js';
 import { sampledScores, type SampledScores, type SampleOutcome } from '../train/eval/pass-at-k.js';
 import { parseCommandArgs } from './command-args.js';
-import { evaluateRun } from './eval-run.js';
+import { evaluateRun, passAtKCurveLine } from './eval-run.js';
 
 const USAGE = `usage: sqlenv eval --agent random|oracle|noisy [--dataset bundled|spider:DIR|bird:DIR|DIR]
                    [--split NAME] [--episodes N | --all] [--seed S] [--step-budget N]
@@ -165,6 +165,7 @@ export async function run(argv: string[]): Promise<number> {
       if (summary.sampled) {
         const s = summary.sampled;
         console.log(`${s.questions} questions × ${s.samples} samples: pass@1 ${(100 * s.passAt1).toFixed(1)}%, pass@${s.k} ${(100 * s.passAtK).toFixed(1)}%, majority vote ${(100 * s.majority).toFixed(1)}%`);
+        console.log(passAtKCurveLine(s.curve));
       }
       const errors = Object.entries(summary.error_counts);
       console.log(`errors: ${errors.length ? errors.map(([k, v]) => `${k} ${v}`).join(', ') : 'none'}`);

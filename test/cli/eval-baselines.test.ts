@@ -53,7 +53,10 @@ describe('sqlenv eval --samples K', () => {
   it('plays each question K times and reports pass@1, pass@K and the majority vote', async () => {
     const oracle = await evalJson(['--agent', 'oracle', '--split', 'validation', '--episodes', '6', '--samples', '3']);
     expect(oracle.episodes).toBe(18);
-    expect(oracle.sampled).toEqual({ questions: 6, samples: 3, k: 3, passAt1: 1, passAtK: 1, majority: 1 });
+    expect(oracle.sampled).toEqual({
+      questions: 6, samples: 3, k: 3, passAt1: 1, passAtK: 1, majority: 1,
+      curve: [{ k: 1, passAtK: 1 }, { k: 2, passAtK: 1 }, { k: 3, passAtK: 1 }], correctPerQuestion: [3, 3, 3, 3, 3, 3],
+    });
     const random = await evalJson(['--agent', 'random', '--split', 'validation', '--episodes', '4', '--samples', '2', '--step-budget', '3']);
     expect(random.sampled).toMatchObject({ questions: 4, samples: 2, k: 2 });
     expect(random.sampled!.passAtK).toBeGreaterThanOrEqual(random.sampled!.passAt1);

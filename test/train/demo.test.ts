@@ -83,9 +83,19 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
     } finally {
       evalLog.mockRestore();
     }
-    const evaluated = JSON.parse(evalLines.at(-1)!) as { checkpoint_step: number; episodes: number; success_rate: number; mean_return: number; sampled: { passAtK: number } };
+    const evaluated = JSON.parse(evalLines.at(-1)!) as {
+      checkpoint_step: number; episodes: number; success_rate: number; mean_return: number;
+      sampled: { passAtK: number; passAt1: number; curve: { k: number; passAtK: number }[]; headroom: { questions: number; greedyRight: number; ceiling: number } };
+    };
     const final = records.find((r) => r.kind === 'eval' && r.label === 'final' && r.split === 'eval')!;
     expect(evaluated).toMatchObject({ checkpoint_step: 2, episodes: 2, success_rate: final['success'], mean_return: final['mean_return'], sampled: { passAtK: expect.any(Number) } });
+    // The pass@k curve ends at pass@K, and the sharpening ceiling counts greedy's own right answers.
+    expect(evaluated.sampled.curve.map((p) => p.k)).toEqual([1, 2]);
+    expect(evaluated.sampled.curve[0]!.passAtK).toBeCloseTo(evaluated.sampled.passAt1, 12);
+    expect(evaluated.sampled.curve[1]!.passAtK).toBeCloseTo(evaluated.sampled.passAtK, 12);
+    expect(evaluated.sampled.headroom.questions).toBe(2);
+    expect(evaluated.sampled.headroom.greedyRight).toBe(Math.round(2 * evaluated.success_rate));
+    expect(evaluated.sampled.headroom.ceiling).toBeGreaterThanOrEqual(evaluated.success_rate);
   }, 180_000);
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { majorityVote, passAtK, sampledScores } from '../../src/train/eval/pass-at-k.js';
+import { majorityVote, passAtK, passAtKCurve, sampledScores, sharpeningHeadroom } from '../../src/train/eval/pass-at-k.js';
 
 /** pass@k by enumerating every k-subset of n samples: the definition the estimator must equal. */
 function bruteForce(n: number, c: number, k: number): number {
@@ -58,5 +58,34 @@ describe('sampledScores', () => {
 
   it('needs the same sample count for every question', () => {
     expect(() => sampledScores([[{ correct: true }], [{ correct: true }, { correct: false }]], 1)).toThrow(RangeError);
+  });
+});
+
+describe('passAtKCurve', () => {
+  it('averages pass@k over questions at powers of two and at n, rising to the share with any correct sample', () => {
+    const curve = passAtKCurve([0, 2, 4], 4);
+    expect(curve.map((p) => p.k)).toEqual([1, 2, 4]);
+    expect(curve[0]!.passAtK).toBeCloseTo(0.5, 12);
+    expect(curve[1]!.passAtK).toBeCloseTo((0 + (1 - 1 / 6) + 1) / 3, 12);
+    expect(curve[2]!.passAtK).toBeCloseTo(2 / 3, 12);
+    expect(passAtKCurve([1, 0], 6).map((p) => p.k)).toEqual([1, 2, 4, 6]);
+    expect(passAtKCurve([], 4)).toEqual([]);
+  });
+
+  it('comes with sampledScores, with the per-question counts', () => {
+    const s = sampledScores([[{ correct: true }, { correct: false }], [{ correct: false }, { correct: false }]], 2);
+    expect(s.correctPerQuestion).toEqual([1, 0]);
+    expect(s.curve).toEqual([{ k: 1, passAtK: 0.25 }, { k: 2, passAtK: 0.5 }]);
+  });
+});
+
+describe('sharpeningHeadroom', () => {
+  it('counts what greedy misses but a sample finds, and what greedy finds but no sample does', () => {
+    const h = sharpeningHeadroom([true, false, false, true], [3, 1, 0, 0]);
+    expect(h).toEqual({ questions: 4, greedyRight: 2, missedButSampled: 1, rightButNeverSampled: 1, ceiling: 3 / 4 });
+  });
+
+  it('refuses greedy and sampled episodes of different questions', () => {
+    expect(() => sharpeningHeadroom([true], [1, 0])).toThrow(/same questions/);
   });
 });

@@ -65,6 +65,10 @@ export interface SampledScores {
   passAt1: number;
   passAtK: number;
   majority: number;
+  /** pass@k at k = 1, 2, 4, … and n itself: how fast success grows with more tries (see {@link passAtKCurve}). */
+  curve: readonly PassAtKPoint[];
+  /** Correct samples of each question, in question order (for {@link sharpeningHeadroom}). */
+  correctPerQuestion: readonly number[];
 }
 
 /**
@@ -87,5 +91,73 @@ export function sampledScores(byQuestion: readonly (readonly SampleOutcome[])[],
     passAt1: mean(correct.map((c) => c / Math.max(1, n))),
     passAtK: mean(correct.map((c) => passAtK(n, c, k))),
     majority: mean(byQuestion.map((s) => (majorityVote(s) ? 1 : 0))),
+    curve: passAtKCurve(correct, n),
+    correctPerQuestion: correct,
   };
+}
+
+/** One point of a pass@k curve: the mean pass@k over the questions. */
+export interface PassAtKPoint {
+  k: number;
+  passAtK: number;
+}
+
+/**
+ * pass@k over a split at k = 1, 2, 4, … up to n, and at n itself, from each question's count of
+ * correct samples out of n. Where the curve flattens, more samples stop finding new answers.
+ *
+ * @example
+ * ```ts
+ * passAtKCurve([0, 2, 4], 4); // [{ k: 1, passAtK: 0.5 }, { k: 2, passAtK: 0.611… }, { k: 4, passAtK: 0.667… }]
+ * ```
+ */
+export function passAtKCurve(correctPerQuestion: readonly number[], n: number): PassAtKPoint[] {
+  if (correctPerQuestion.length === 0 || n < 1) return [];
+  const ks: number[] = [];
+  for (let k = 1; k < n; k *= 2) ks.push(k);
+  ks.push(n);
+  return ks.map((k) => ({ k, passAtK: correctPerQuestion.reduce((a, c) => a + passAtK(n, c, k), 0) / correctPerQuestion.length }));
+}
+
+/**
+ * What sharpening could gain: GRPO moves probability towards answers the policy already samples, so
+ * its greedy success is bounded, in practice, by the questions greedy decoding gets right or at
+ * least one sample gets right. A ceiling close to greedy means RL needs new behaviour, not sharper
+ * behaviour, to gain (docs/train.md, "Attempt 11").
+ */
+export interface SharpeningHeadroom {
+  questions: number;
+  /** Questions greedy decoding answered right. */
+  greedyRight: number;
+  /** Questions greedy missed that at least one sample answered right: what sharpening can win. */
+  missedButSampled: number;
+  /** Questions greedy answered right that no sample did: what sampling-based training may lose. */
+  rightButNeverSampled: number;
+  /** (greedyRight + missedButSampled) / questions. */
+  ceiling: number;
+}
+
+/**
+ * Compares greedy decoding with sampled episodes question by question.
+ *
+ * @example
+ * ```ts
+ * sharpeningHeadroom([true, false, false], [3, 1, 0]).ceiling; // 2/3: the second question is sometimes sampled right
+ * ```
+ */
+export function sharpeningHeadroom(greedyCorrect: readonly boolean[], correctPerQuestion: readonly number[]): SharpeningHeadroom {
+  if (greedyCorrect.length !== correctPerQuestion.length) {
+    throw new RangeError(`sharpeningHeadroom: ${greedyCorrect.length} greedy episodes but ${correctPerQuestion.length} sampled questions; play the same questions both ways`);
+  }
+  const questions = greedyCorrect.length;
+  let greedyRight = 0;
+  let missedButSampled = 0;
+  let rightButNeverSampled = 0;
+  greedyCorrect.forEach((g, i) => {
+    const sampled = correctPerQuestion[i]! > 0;
+    if (g) greedyRight++;
+    if (!g && sampled) missedButSampled++;
+    if (g && !sampled) rightButNeverSampled++;
+  });
+  return { questions, greedyRight, missedButSampled, rightButNeverSampled, ceiling: questions === 0 ? 0 : (greedyRight + missedButSampled) / questions };
 }

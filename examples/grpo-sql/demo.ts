@@ -114,12 +114,19 @@ function verdict(summary: TrainingSummary, splits: readonly string[]): string {
     (mean > 0 ? ' — GRPO improved on the SFT checkpoint.' : ' — GRPO did NOT improve on the SFT checkpoint in this run (see the dashboard and docs/train.md).');
 }
 
-/** pass@K − pass@1 after SFT per split: the headroom GRPO can turn into greedy success. */
-function headroom(summary: TrainingSummary, splits: readonly string[]): string | undefined {
+/**
+ * pass@K − pass@1 after SFT per split, and the sharpening ceiling: greedy success on the sampled
+ * questions plus those greedy missed that a sample answered — the most GRPO can reach by
+ * sharpening (docs/train.md, Attempt 11). Exported for tests.
+ */
+export function headroom(summary: TrainingSummary, splits: readonly string[]): string | undefined {
   const sft = summary.evaluations['sft'];
   const parts = splits.flatMap((s) => {
     const v = sft?.[s]?.sampled;
-    return v ? [`${s} pass@1 ${pct(v.passAt1)} → pass@${v.k} ${pct(v.passAtK)} (majority vote ${pct(v.majority)})`] : [];
+    return v
+      ? [`${s} pass@1 ${pct(v.passAt1)} → pass@${v.k} ${pct(v.passAtK)} (majority vote ${pct(v.majority)}; ` +
+        `of the first ${v.questions} questions ${v.missedButSampled} that greedy missed were answered by a sample: ceiling ${pct(v.ceiling)})`]
+      : [];
   });
   return parts.length ? `headroom after SFT (samples at the rollout temperature): ${parts.join(', ')}` : undefined;
 }

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { flagOverrides, foundVersusAnswered, main } from '../../examples/grpo-sql/demo.js';
+import { flagOverrides, foundVersusAnswered, headroom, main } from '../../examples/grpo-sql/demo.js';
 import { run as evalCli } from '../../src/cli/eval.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
 import { openTrainedRun } from '../../src/recipes/trained-run.js';
@@ -38,7 +38,7 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
     // Validation and test splits, greedy and pass@K, and the headroom after SFT.
     expect(out).toMatch(/\| policy\s+\| validation greedy \| validation pass@2 \| eval greedy \| eval pass@2 \|/);
     expect(out).toMatch(/\| model \+ SFT \+ GRPO\s+\| [\d.]+%\s+\| [\d.]+%\s+\| [\d.]+%\s+\| [\d.]+%/);
-    expect(out).toMatch(/headroom after SFT .*validation pass@1 [\d.]+% → pass@2 [\d.]+%/);
+    expect(out).toMatch(/headroom after SFT .*validation pass@1 [\d.]+% → pass@2 [\d.]+% \(majority vote [\d.]+%; of the first 2 questions \d that greedy missed were answered by a sample: ceiling [\d.]+%\)/);
     expect(out).toMatch(/GRPO's greedy held-out success: validation [\d.]+%, eval [\d.]+%/);
 
     const records = await readRunMetrics(runDir);
@@ -50,7 +50,11 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
     for (const label of ['sft', 'final']) {
       const sampled = records.filter((r) => r.kind === 'eval' && r.label === label);
       expect(sampled.map((r) => r.split).sort()).toEqual(['eval', 'validation']);
-      for (const r of sampled) expect(r).toMatchObject({ samples: 2, sampled_questions: 2, pass_at_k: expect.any(Number), pass_at_1: expect.any(Number), majority: expect.any(Number) });
+      for (const r of sampled) {
+        expect(r).toMatchObject({ samples: 2, sampled_questions: 2, pass_at_k: expect.any(Number), pass_at_1: expect.any(Number), majority: expect.any(Number), missed_but_sampled: expect.any(Number) });
+        // With n = K samples, pass@K is the share with a right sample, which the ceiling contains.
+        expect(r['sharpening_ceiling'] as number).toBeGreaterThanOrEqual(r['pass_at_k'] as number);
+      }
     }
     expect(records.find((r) => r.kind === 'eval' && r.label === 'untrained')?.['pass_at_k']).toBeUndefined();
     const trace = records.find((r) => r.kind === 'trace' && r.split === 'smoke');
@@ -118,6 +122,17 @@ describe('the demo\'s found-versus-answered line', () => {
   });
   it('says nothing when no evaluation reported the outcome (no episode finished, or a task without outcomes)', () => {
     expect(foundVersusAnswered({ formatCheck: {}, sftSteps: 1, grpoSteps: 0, wallSeconds: 1, evaluations: { sft: { eval: result(0) } } }, ['eval'])).toBeUndefined();
+  });
+});
+
+describe("the demo's headroom line", () => {
+  it('prints pass@1 → pass@K and the sharpening ceiling after SFT, per sampled split', () => {
+    const sampled = { k: 16, questions: 72, passAt1: 0.568, passAtK: 0.778, majority: 0.639, missedButSampled: 5, ceiling: 0.778 };
+    const summary = { formatCheck: {}, sftSteps: 1, grpoSteps: 1, wallSeconds: 1, evaluations: { sft: { validation: { success: 0.708, meanReturn: 0, episodes: 72, sampled }, eval: { success: 0.7, meanReturn: 0, episodes: 119 } } } };
+    expect(headroom(summary, ['validation', 'eval'])).toBe(
+      'headroom after SFT (samples at the rollout temperature): validation pass@1 56.8% → pass@16 77.8% (majority vote 63.9%; of the first 72 questions 5 that greedy missed were answered by a sample: ceiling 77.8%)',
+    );
+    expect(headroom({ ...summary, evaluations: {} }, ['validation'])).toBeUndefined();
   });
 });
 

@@ -5,6 +5,7 @@
  * pass@K, majority vote) when `eval.samples` > 1; and a printed summary line.
  */
 import { evaluatePolicy, evaluateSampled, outcomesOf, type EvaluationResult } from '../eval/evaluate-policy.js';
+import { sharpeningHeadroom } from '../eval/pass-at-k.js';
 import type { RunContext } from './run-context.js';
 import type { SplitSuccess } from './run-types.js';
 import { traceRecord } from './traces.js';
@@ -57,10 +58,15 @@ export async function evaluateSplits<Obs>(
     const k = cfg.eval.samples;
     const record: Record<string, unknown> = { kind: 'eval', step, label, split, episodes, success: r.success, mean_return: r.meanReturn, ...pickEval(r.metrics) };
     if (sampled && k > 1) {
-      const questions = Math.min(cfg.eval.sampledQuestions > 0 ? cfg.eval.sampledQuestions : cfg.eval.episodes, run.questionCount(split));
+      // The sampled questions are the first of the greedy ones (capped at their count), so each has its greedy episode.
+      const questions = Math.min(cfg.eval.sampledQuestions > 0 ? cfg.eval.sampledQuestions : cfg.eval.episodes, episodes);
       const s = await evaluateSampled(run.policy, run.task, run.pool(split), split, questions, k, cfg.rollout, run.evaluationRng(`${label}/${step}/${split}/sampled`));
-      out[split].sampled = { k, questions, passAt1: s.passAt1, passAtK: s.passAtK, majority: s.majority };
-      Object.assign(record, { samples: k, sampled_questions: questions, pass_at_1: s.passAt1, pass_at_k: s.passAtK, majority: s.majority });
+      const h = sharpeningHeadroom(r.episodes.slice(0, questions).map((e) => e.correct), s.correctPerQuestion);
+      out[split].sampled = { k, questions, passAt1: s.passAt1, passAtK: s.passAtK, majority: s.majority, missedButSampled: h.missedButSampled, ceiling: h.ceiling };
+      Object.assign(record, {
+        samples: k, sampled_questions: questions, pass_at_1: s.passAt1, pass_at_k: s.passAtK, majority: s.majority,
+        missed_but_sampled: h.missedButSampled, sharpening_ceiling: h.ceiling,
+      });
     }
     await run.emit(record as Parameters<typeof run.emit>[0]);
     const first = r.episodes[0];

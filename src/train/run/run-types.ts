@@ -31,8 +31,12 @@ export interface SplitResult {
   episodes: number;
   /** Greedy share of episodes for which each of the task's outcomes is true (`outcomes/<name>`; SQLEnv: `found_gold_result`). */
   outcomes?: Record<string, number>;
-  /** The sampled evaluation (eval.samples K > 1, after SFT and at the end): K, questions, pass@1 of one sample, pass@K, majority vote. */
-  sampled?: { k: number; questions: number; passAt1: number; passAtK: number; majority: number };
+  /**
+   * The sampled evaluation (eval.samples K > 1, after SFT and at the end): K, questions, pass@1 of one sample, pass@K, majority
+   * vote, and against greedy on the same questions how many greedy missed that a sample answered right, and the sharpening
+   * ceiling that makes (`sharpeningHeadroom`).
+   */
+  sampled?: { k: number; questions: number; passAt1: number; passAtK: number; majority: number; missedButSampled: number; ceiling: number };
 }
 
 /** Success per split at one point of the run. */

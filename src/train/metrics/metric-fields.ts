@@ -69,7 +69,7 @@ export const METRIC_FIELDS: readonly MetricField[] = [
   { name: 'pass_at_k', kinds: ['eval'], description: 'Sampled evaluation: unbiased pass@K, the chance that at least one of K samples is right (pass@K − pass@1 is the headroom GRPO can use).' },
   { name: 'majority', kinds: ['eval'], description: 'Sampled evaluation: share of questions whose most frequent final answer was right.' },
   { name: 'missed_but_sampled', kinds: ['eval'], description: 'Sampled evaluation: questions greedy decoding got wrong that at least one of the K samples got right (what sharpening can win).' },
-  { name: 'sharpening_ceiling', kinds: ['eval'], description: 'Sampled evaluation: share of the sampled questions answered right greedily or by at least one sample — the most GRPO can reach by sharpening this policy.' },
+  { name: 'sharpening_ceiling', kinds: ['eval'], description: 'Sampled evaluation: share of the sampled questions answered right greedily or by at least one of the K samples — what sharpening this policy could reach at K samples (it grows with K).' },
   { name: 'question', kinds: ['trace'], description: 'The question text of the episode.' },
   { name: 'turns', kinds: ['trace'], description: "Per turn: the model text, the parsed action, the env result text (truncated), reward, error_type, and the turn's advantage under grpo.credit 'turn'." },
   { name: 'total_reward', kinds: ['trace'], description: 'Episode reward as seen by the advantage.' },

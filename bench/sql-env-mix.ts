@@ -15,7 +15,7 @@ import type { DatasetSource } from '../envs/sql/datasets/dataset-source.js';
 import { loadDataset } from '../envs/sql/datasets/load-dataset.js';
 import type { SqlDataset } from '../envs/sql/datasets/sql-dataset.js';
 import type { SqlQuestion } from '../envs/sql/datasets/sql-question.js';
-import { tablesInSql } from '../envs/sql/datasets/tables-in-sql.js';
+import { tablesInSql } from '../envs/sql/sandbox/tables-in-sql.js';
 import type { QueryPool } from '../envs/sql/sandbox/query-pool.js';
 import { QueryResultCache } from '../envs/sql/sandbox/query-result-cache.js';
 import { SchemaReader } from '../envs/sql/sandbox/schema-reader.js';

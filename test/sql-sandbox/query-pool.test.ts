@@ -98,7 +98,13 @@ describe('QueryPool results', () => {
     expect(table).toMatchObject({ errorType: 'sql_error' });
     expect(table.message).toMatch(/no such table: singers.*Tables in this database: .*singer/);
     const column = await errorOf(pool.run(dbPath, 'SELECT nam FROM singer'));
-    expect(column.message).toMatch(/no such column: nam.*table_info/);
+    expect(column.message).toBe("no such column: nam. Columns of singer: singer_id, name, country, age; write text values in single quotes: 'Paris'.");
+    // Every table the query names (in the database's order), whatever its case or alias.
+    const joined = await errorOf(pool.run(dbPath, 'SELECT T1.nam FROM Concert AS T1 JOIN singer AS T2 ON T1.singer_id = T2.singer_id'));
+    expect(joined.message).toMatch(/^no such column: T1\.nam\. Columns of concert: concert_id, title, year, stadium_id, singer_id; of singer: singer_id, name, country, age; /);
+    // Strings and comments name no table; with none named, the way to look columns up instead.
+    const none = await errorOf(pool.run(dbPath, "SELECT nam -- singer\n WHERE 'singer' = 'x'"));
+    expect(none.message).toMatch(/^no such column: nam\. Check the column names of the tables you use \(PRAGMA table_info\(table\) lists them\)/);
   });
 
   it('reports a missing database file as sql_error', async () => {

@@ -1,5 +1,5 @@
 import type { SqlDataset } from '../datasets/sql-dataset.js';
-import { tablesInSql } from '../datasets/tables-in-sql.js';
+import { tablesInSql } from '../sandbox/tables-in-sql.js';
 import { SqlEnvError } from '../sql-env-error.js';
 
 /** What the privileged baseline agents may know about a question: its gold SQL, tables and result. */

@@ -10,5 +10,5 @@ export { parseDatasetSource, describeDatasetSource, type DatasetSource } from '.
 export { bundledDataDir } from './bundled-data-dir.js';
 export { resolveSpiderLayout, resolveBirdLayout, listDatabases, databaseFile, availableSplits, type DatasetLayout } from './dataset-layout.js';
 export { parseQuestionEntries, readQuestionFile } from './question-file.js';
-export { tablesInSql } from './tables-in-sql.js';
+export { tablesInSql } from '../sandbox/tables-in-sql.js';
 export { runGoldQueries, toGoldResult } from './gold-queries.js';

@@ -10,7 +10,7 @@ import { runGoldQueries } from './gold-queries.js';
 import { readQuestionFile } from './question-file.js';
 import { SqlDataset } from './sql-dataset.js';
 import type { SkippedQuestion, SqlQuestion } from './sql-question.js';
-import { tablesInSql } from './tables-in-sql.js';
+import { tablesInSql } from '../sandbox/tables-in-sql.js';
 
 /** Options of {@link loadDataset}. */
 export interface LoadDatasetOptions {

@@ -6,6 +6,7 @@ import type { QueryLimits } from './limits.js';
 import type { QueryResult, SqlCell } from './query-result.js';
 import type { SqliteConnection } from './read-only-connection.js';
 import type { PreparedRead, StatementCache } from './statement-cache.js';
+import { tablesInSql } from './tables-in-sql.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -50,7 +51,7 @@ export function executeReadQuery(
     stmt.safeIntegers(true);
     return { columns, ...readRows(stmt, limits, true)! };
   } catch (e) {
-    throw toSandboxError(e, db);
+    throw toSandboxError(e, db, sql);
   }
 }
 
@@ -148,7 +149,7 @@ function prepareRead(db: SqliteConnection, sql: string): PreparedRead {
       if (e instanceof SqlSandboxError) throw e;
       const name = unresolvedDoubleQuoted((e as Error).message);
       const rewritten = name === undefined ? undefined : doubleQuotedToString(text, name);
-      if (rewritten === undefined || attempt >= MAX_DQS_REWRITES) throw toSandboxError(e, db);
+      if (rewritten === undefined || attempt >= MAX_DQS_REWRITES) throw toSandboxError(e, db, sql);
       text = rewritten;
     }
   }
@@ -166,8 +167,11 @@ function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(n % (1024 * 1024) ? 1 : 0)} MiB` : `${n} bytes`;
 }
 
-/** Map a driver error to the sandbox taxonomy, adding the database's tables when a name is unknown. */
-function toSandboxError(e: unknown, db: SqliteConnection): SqlSandboxError {
+/**
+ * Map a driver error to the sandbox taxonomy. An unknown table gets the database's tables, an
+ * unknown column the columns of the tables `sql` names, so that the next query can be right.
+ */
+function toSandboxError(e: unknown, db: SqliteConnection, sql: string): SqlSandboxError {
   if (e instanceof SqlSandboxError) return e;
   const message = e instanceof Error ? e.message : String(e);
   const code = (e as { code?: unknown }).code;
@@ -182,26 +186,46 @@ function toSandboxError(e: unknown, db: SqliteConnection): SqlSandboxError {
     return new SqlSandboxError('forbidden_sql', `refused by SQLite (${message}): the database is read-only. Use SELECT.`);
   }
   if (/^no such table/.test(message)) {
-    return new SqlSandboxError('sql_error', `${message}. Tables in this database: ${listTables(db)}.`);
+    const names = tableNames(db);
+    return new SqlSandboxError('sql_error', `${message}. Tables in this database: ${names === undefined ? '(unreadable)' : names.join(', ') || '(none)'}.`);
   }
   if (/^no such column/.test(message)) {
-    return new SqlSandboxError(
-      'sql_error',
-      `${message}. Check the column names of the tables you use (PRAGMA table_info(table) lists them); ` +
-        "write text values in single quotes: 'Paris'.",
-    );
+    return new SqlSandboxError('sql_error', `${message}. ${columnsHint(db, sql)}; write text values in single quotes: 'Paris'.`);
   }
   return new SqlSandboxError('sql_error', message);
 }
 
-function listTables(db: SqliteConnection): string {
+/** The database's tables and views, by name; undefined when the schema cannot be read. */
+function tableNames(db: SqliteConnection): string[] | undefined {
   try {
-    const names = db
+    return db
       .prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name")
       .pluck()
       .all() as string[];
-    return names.length > 0 ? names.join(', ') : '(none)';
   } catch {
-    return '(unreadable)';
+    return undefined;
+  }
+}
+
+/** Tables listed in a column hint, and columns listed per table: a hint, not a schema dump. */
+const HINT_MAX_TABLES = 3;
+const HINT_MAX_COLUMNS = 24;
+
+/**
+ * `Columns of singer: singer_id, name, country; of concert: …` for the (first few) tables `sql` names; where it
+ * names none, or the schema cannot be read, the way to look them up instead.
+ */
+function columnsHint(db: SqliteConnection, sql: string): string {
+  const fallback = 'Check the column names of the tables you use (PRAGMA table_info(table) lists them)';
+  const named = tablesInSql(sql, tableNames(db) ?? []).slice(0, HINT_MAX_TABLES);
+  try {
+    const parts = named.map((table) => {
+      const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
+      const more = columns.length > HINT_MAX_COLUMNS ? ` and ${columns.length - HINT_MAX_COLUMNS} more` : '';
+      return `${table}: ${columns.slice(0, HINT_MAX_COLUMNS).join(', ')}${more}`;
+    });
+    return parts.length > 0 ? `Columns of ${parts.join('; of ')}` : fallback;
+  } catch {
+    return fallback;
   }
 }

@@ -1,4 +1,4 @@
-import { identifierOf, tokenizeSql } from '../sandbox/sql-tokens.js';
+import { identifierOf, tokenizeSql } from './sql-tokens.js';
 
 /**
  * Tables of a database that a SQL text names, in the database's order: identifiers (bare or

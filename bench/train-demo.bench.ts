@@ -119,6 +119,20 @@ function foundLine(results: readonly DemoResult[], splits: readonly string[]): s
   return cells.length ? [`A query returned the gold result (greedy, after SFT → after GRPO): ${cells.join('; ')}.`, ''] : [];
 }
 
+/**
+ * The sharpening ceiling after SFT per split (greedy right or some sample right, on the sampled
+ * questions), beside SFT's greedy success on them, mean over seeds: what GRPO had to work with.
+ */
+export function ceilingLine(results: readonly DemoResult[], splits: readonly string[]): string[] {
+  const cells = splits.flatMap((s) => {
+    const sampled = results.map((r) => r.summary.evaluations['sft']?.[s]?.sampled);
+    if (sampled.some((x) => x === undefined)) return [];
+    const v = sampled as NonNullable<(typeof sampled)[number]>[];
+    return [`${s} ${stats(v.map((x) => x.greedy))} → ${stats(v.map((x) => x.ceiling))} (greedy misses some sample answered: ${v.map((x) => x.missedButSampled).join(', ')} of ${v[0]!.questions})`];
+  });
+  return cells.length ? [`Sharpening ceiling after SFT, on the sampled questions (greedy success → greedy right or at least one of the samples right; per seed the questions greedy missed that a sample answered): ${cells.join('; ')}.`, ''] : [];
+}
+
 export default async function bench(): Promise<BenchSection> {
   const SEEDS = seedsToRun();
   const root = await mkdtemp(join(tmpdir(), 'sqlenv-demo-bench-'));
@@ -172,6 +186,7 @@ export default async function bench(): Promise<BenchSection> {
         `mean ± sample std over seeds: ${splits.map((s) => `${s} ${signedStats(results.map((r) => pts(r, s)))}`).join(', ')}.`,
       '',
       ...foundLine(results, splits),
+      ...ceilingLine(results, splits),
       `Post-SFT tool-call format check (share of calls with exactly the schema's arguments): ${stats(formatAfter)}. ` +
         `SFT steps per run: ${results.map((r) => r.summary.sftSteps).join(', ')} (at most ${first?.sft.epochs ?? '?'} epochs${first && first.sft.validationEpisodes > 0 ? ', stopped early once validation success stops rising' : ''}). ` +
         `Wall time per run (${parallel} run${parallel > 1 ? 's' : ''} at a time on this machine): ${walls.join(', ')}.`,

@@ -125,7 +125,7 @@ export function headroom(summary: TrainingSummary, splits: readonly string[]): s
     const v = sft?.[s]?.sampled;
     return v
       ? [`${s} pass@1 ${pct(v.passAt1)} → pass@${v.k} ${pct(v.passAtK)} (majority vote ${pct(v.majority)}; ` +
-        `of the first ${v.questions} questions ${v.missedButSampled} that greedy missed were answered by a sample: ceiling ${pct(v.ceiling)})`]
+        `on these ${v.questions} questions greedy ${pct(v.greedy)}, ${v.missedButSampled} of its misses answered by a sample: ceiling ${pct(v.ceiling)})`]
       : [];
   });
   return parts.length ? `headroom after SFT (samples at the rollout temperature): ${parts.join(', ')}` : undefined;

@@ -62,7 +62,7 @@ export async function evaluateSplits<Obs>(
       const questions = Math.min(cfg.eval.sampledQuestions > 0 ? cfg.eval.sampledQuestions : cfg.eval.episodes, episodes);
       const s = await evaluateSampled(run.policy, run.task, run.pool(split), split, questions, k, cfg.rollout, run.evaluationRng(`${label}/${step}/${split}/sampled`));
       const h = sharpeningHeadroom(r.episodes.slice(0, questions).map((e) => e.correct), s.correctPerQuestion);
-      out[split].sampled = { k, questions, passAt1: s.passAt1, passAtK: s.passAtK, majority: s.majority, missedButSampled: h.missedButSampled, ceiling: h.ceiling };
+      out[split].sampled = { k, questions, passAt1: s.passAt1, passAtK: s.passAtK, majority: s.majority, greedy: h.greedyRight / questions, missedButSampled: h.missedButSampled, ceiling: h.ceiling };
       Object.assign(record, {
         samples: k, sampled_questions: questions, pass_at_1: s.passAt1, pass_at_k: s.passAtK, majority: s.majority,
         missed_but_sampled: h.missedButSampled, sharpening_ceiling: h.ceiling,

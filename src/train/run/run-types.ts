@@ -33,10 +33,10 @@ export interface SplitResult {
   outcomes?: Record<string, number>;
   /**
    * The sampled evaluation (eval.samples K > 1, after SFT and at the end): K, questions, pass@1 of one sample, pass@K, majority
-   * vote, and against greedy on the same questions how many greedy missed that a sample answered right, and the sharpening
-   * ceiling that makes (`sharpeningHeadroom`).
+   * vote, and against greedy on the same questions: greedy's success on them, how many greedy missed that a sample answered
+   * right, and the sharpening ceiling that makes (`sharpeningHeadroom`).
    */
-  sampled?: { k: number; questions: number; passAt1: number; passAtK: number; majority: number; missedButSampled: number; ceiling: number };
+  sampled?: { k: number; questions: number; passAt1: number; passAtK: number; majority: number; greedy: number; missedButSampled: number; ceiling: number };
 }
 
 /** Success per split at one point of the run. */

@@ -125,9 +125,8 @@ function foundLine(results: readonly DemoResult[], splits: readonly string[]): s
  */
 export function ceilingLine(results: readonly DemoResult[], splits: readonly string[]): string[] {
   const cells = splits.flatMap((s) => {
-    const sampled = results.map((r) => r.summary.evaluations['sft']?.[s]?.sampled);
-    if (sampled.some((x) => x === undefined)) return [];
-    const v = sampled as NonNullable<(typeof sampled)[number]>[];
+    const v = results.flatMap((r) => r.summary.evaluations['sft']?.[s]?.sampled ?? []);
+    if (v.length < results.length) return [];
     return [`${s} ${stats(v.map((x) => x.greedy))} → ${stats(v.map((x) => x.ceiling))} (greedy misses some sample answered: ${v.map((x) => x.missedButSampled).join(', ')} of ${v[0]!.questions})`];
   });
   return cells.length ? [`Sharpening ceiling after SFT, on the sampled questions (greedy success → greedy right or at least one of the samples right; per seed the questions greedy missed that a sample answered): ${cells.join('; ')}.`, ''] : [];

@@ -116,8 +116,8 @@ function verdict(summary: TrainingSummary, splits: readonly string[]): string {
 
 /**
  * pass@K − pass@1 after SFT per split, and the sharpening ceiling: greedy success on the sampled
- * questions plus those greedy missed that a sample answered — the most GRPO can reach by
- * sharpening (docs/train.md, Attempt 11). Exported for tests.
+ * questions plus those greedy missed that a sample answered — what GRPO could reach by sharpening,
+ * at K samples (docs/train.md, Attempt 11). Exported for tests.
  */
 export function headroom(summary: TrainingSummary, splits: readonly string[]): string | undefined {
   const sft = summary.evaluations['sft'];

@@ -56,6 +56,12 @@ export interface SqlEnvOptions {
    * none, or by default one of the env's own (32 MiB).
    */
   queryCache?: QueryResultCache | false;
+  /**
+   * After a query that found nothing (no rows, or one row of zeros and NULLs), name each text value it compared a
+   * column with that is in no row, with the column's closest values: `No row has country = 'Span'. Closest values
+   * of venue.country: 'Spain', 'Japan', 'Sweden'.` Default true; false shows the bare result.
+   */
+  valueHints?: boolean;
   /** Only `'ansi'`: `render()` returns the observation as text. */
   renderMode?: 'ansi';
 }
@@ -298,6 +304,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       gold: episode.gold,
       judge: this.judgeConfig,
       strict: this.parser.mode === 'strict',
+      valueHints: this.options.valueHints ?? true,
       queryCache: this.queryCache,
       poolLimits: this.pool().limits,
     };

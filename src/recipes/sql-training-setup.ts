@@ -107,6 +107,8 @@ export async function createSqlTrainingSetup(
         new OracleAgent(dataset(config.env.trainSplit), {
           stepBudget: config.env.stepBudget,
           describeTables: config.sft.describeTables,
+          mistakeShare: config.sft.mistakeShare,
+          mistakeSeed: config.seed,
           answerWithSql: answersWithSql(config),
         }),
       ...(options.print ? { print: options.print } : {}),

@@ -7,13 +7,19 @@ import { agentTrajectory } from '../../src/train/sft/oracle-trajectories.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
 
 /** The assistant turns of the SFT trajectory that the run's oracle plays on the first smoke question. */
-async function oracleTurns(overrides: Record<string, unknown>): Promise<{ texts: string[]; correct: boolean }> {
+async function oracleTurns(overrides: Record<string, unknown>): Promise<{ texts: string[]; correct: boolean; learned: number[] }> {
   const runDir = mkdtempSync(join(tmpdir(), 'sqlenv-sft-oracle-'));
   const res = await createSqlTrainingSetup(resolveTrainConfig({ runDir, model: { tiny: { layers: 1, hidden: 32, heads: 2, kvHeads: 1, intermediate: 64, vocabSize: 400 } }, ...overrides }));
   const env = res.setup.makeEnv('smoke');
   try {
     const seq = await agentTrajectory(env, res.setup.makeOracle!(), res.setup.task, res.setup.policy.codec, res.setup.task.episodeSpec!(0, 'smoke'), 10);
-    return { texts: seq.assistantTexts, correct: seq.correct };
+    // Learned tokens per assistant turn: the mask's runs of ones (tool responses between them are masked).
+    const learned: number[] = [];
+    seq.mask.forEach((m, i) => {
+      if (m === 1 && seq.mask[i - 1] !== 1) learned.push(0);
+      if (m === 1) learned[learned.length - 1]!++;
+    });
+    return { texts: seq.assistantTexts, correct: seq.correct, learned };
   } finally {
     await env.close();
     await res.close();
@@ -41,5 +47,19 @@ describe('the SFT oracle of a SQLEnv run follows the config', () => {
     const sql = /"sql":("(?:[^"\\]|\\.)*")/.exec(texts[0]!)![1]!;
     // The answer is the very SQL the query ran, spelled the same way.
     expect(texts[1]).toBe(`<tool_call>\n{"name": "answer", "arguments": {"value":${sql}}}\n</tool_call>`);
+  });
+
+  it('sft.mistakeShare 1 plays a mistaken query first and learns only the recovery', async () => {
+    const { texts, correct, learned } = await oracleTurns({ env: { ...env, kwargs: { answerMode: 'sql' } }, sft: { describeTables: false, mistakeShare: 1 } });
+    expect(correct).toBe(true);
+    expect(texts).toHaveLength(3);
+    expect(texts[0]).toMatch(/"name": "query"/);
+    expect(texts[1]).toMatch(/"name": "query"/);
+    expect(texts[0]).not.toBe(texts[1]);
+    // Two learned turns, the gold query and the answer: the mistake's tokens are all masked.
+    expect(learned).toHaveLength(2);
+    const clean = await oracleTurns({ env: { ...env, kwargs: { answerMode: 'sql' } }, sft: { describeTables: false } });
+    expect(texts[1]).toBe(clean.texts[0]);
+    expect(learned).toEqual(clean.learned);
   });
 });

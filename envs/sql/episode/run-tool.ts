@@ -12,6 +12,7 @@ import type { SchemaReader } from '../sandbox/schema-reader.js';
 import { DEFAULT_SAMPLE_ROWS } from '../tools/sample.js';
 import { memoHashResult, memoMatchesGold } from './result-memo.js';
 import type { ToolOutcome } from './tool-outcome.js';
+import { foundNothing, valueHint, type ValueHintSource } from './value-hint.js';
 
 /** What a tool needs from the episode and the environment. */
 export interface ToolContext {
@@ -25,6 +26,8 @@ export interface ToolContext {
   judge: JudgeConfig;
   /** Strict action mode: a table name must match exactly. */
   strict: boolean;
+  /** After a query that found nothing, list the closest values of a compared column whose value is in no row (`valueHint`). */
+  valueHints?: boolean;
   /** Answers repeated deterministic queries without the query process (off when undefined). */
   queryCache?: QueryResultCache | undefined;
   /** The pool's default limits, which `queryLimits` override: part of the cache's key. */
@@ -92,12 +95,32 @@ function sampleTable(requested: string, n: number, context: ToolContext): ToolOu
   };
 }
 
+/** Distinct text values a value hint compares with, per column: enough for every name of a small table. */
+const HINT_DISTINCT_VALUES = 2000;
+
+/** The episode's database as a value hint reads it: the schema reader for columns, the sandbox for values. */
+function hintSource(context: ToolContext): ValueHintSource {
+  const quote = (name: string) => `"${name.split('"').join('""')}"`;
+  return {
+    tables: context.tables,
+    columns: (table) => context.reader.describe(table).columns.map((c) => c.name),
+    textValues: async (table, column) => {
+      const sql = `SELECT DISTINCT ${quote(column)} FROM ${quote(table)} WHERE typeof(${quote(column)}) = 'text' LIMIT ${HINT_DISTINCT_VALUES}`;
+      const result = await runSql(sql, context);
+      return (result.fullRows ?? result.rows).map((r) => String(r[0]));
+    },
+  };
+}
+
 async function runQuery(sql: string, context: ToolContext): Promise<ToolOutcome> {
   const result = await runSql(sql, context);
   const rows = result.fullRows ?? result.rows;
+  const table = renderRows(result.columns, result.rows, result.rowCount, result.rowCountExact);
+  // A hint that cannot be read (a huge column, a timeout) is left out: the query itself succeeded.
+  const hint = context.valueHints && foundNothing(rows) ? await valueHint(sql, hintSource(context)).catch(() => undefined) : undefined;
   return {
     ok: true,
-    text: renderRows(result.columns, result.rows, result.rowCount, result.rowCountExact),
+    text: hint === undefined ? table : `${table}\n${hint}`,
     summary: `${result.rowCount.toLocaleString('en-US')}${result.rowCountExact ? '' : '+'} row${result.rowCount === 1 && result.rowCountExact ? '' : 's'}`,
     infoKey: `result:${memoHashResult(result.columns, rows)}`,
     queryRows: rows,

@@ -77,7 +77,7 @@ export interface TrainConfig {
     gradAccumulation: number;
     maxGradNorm: number;
   };
-  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean; validationEpisodes: number; validationSplits: string[]; patience: number; minEpochs: number; groupByLength: boolean };
+  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean; validationEpisodes: number; validationSplits: string[]; patience: number; minEpochs: number; groupByLength: boolean; mistakeShare: number };
   eval: { untrained: boolean; everySteps: number; curveSplits: string[]; episodes: number; baselineEpisodes: number; samples: number; sampledQuestions: number };
   checkpoint: { everySteps: number; keep: number };
   alarms: {
@@ -237,6 +237,11 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       patience: int('Epochs without a rise of validation success before SFT stops (with sft.validationEpisodes).', 1, 1),
       minEpochs: int('Epochs trained before the first validation (with sft.validationEpisodes): early stopping cannot end SFT sooner, and the epochs before it cost no evaluation. Guards against a noisy early dip on a small validation split.', 1, 1),
       groupByLength: bool('Batch trajectories of similar length together (each window of 32 batches\' worth of shuffled trajectories sorted by length, the batches then shuffled), so less of each step is padding.', false),
+      mistakeShare: num(
+        "The share of SFT trajectories whose first query is a rehearsed mistake (SQLEnv: a misspelled value, a table or a column that does not exist) before the gold query: the mistake is played for the environment's feedback but not learned, so SFT shows how to recover from an error or an empty result.",
+        0,
+        { minimum: 0, maximum: 1 },
+      ),
     }),
     eval: obj('Held-out evaluation.', {
       untrained: bool('Evaluate the policy before any training (the "base model" row); false saves that evaluation\'s time when the base is known.', true),

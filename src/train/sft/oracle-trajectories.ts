@@ -13,6 +13,8 @@ export interface ScriptedAgent<Obs> {
   /** Called with the reset observation before the first action, when the agent has it. */
   reset?(obs: Obs, info: Info): void | Promise<void>;
   act(obs: Obs, info: Info): unknown | Promise<unknown>;
+  /** False when the action just returned is a deliberate mistake: played for the feedback, not learned. Default true. */
+  demonstrates?(): boolean;
 }
 
 /** A supervised sequence: tokens and the mask of tokens to learn. */
@@ -72,7 +74,8 @@ export async function agentTrajectory<Obs>(
     assistantTexts.push(text);
     const turnTokens = codec.encodeAssistantTurn(text);
     tokens.push(...turnTokens);
-    mask.push(...turnTokens.map(() => 1));
+    const learned = agent.demonstrates?.() ?? true;
+    mask.push(...turnTokens.map(() => (learned ? 1 : 0)));
     const [nextObs, , terminated, truncated, nextInfo] = await env.step(actionFromText(text).action);
     obs = nextObs;
     info = nextInfo;

@@ -1,0 +1,147 @@
+/**
+ * The hint after a query that found nothing: when a text value it compares a column with is in no row
+ * of that column, the column's closest values. A small model that copies "Victor Brooks" from a
+ * question as `'Brooksi Is'` gets an empty result and nothing to repair it from; with the column's
+ * closest values in the observation, the next query can copy the right spelling from there.
+ */
+import { identifierOf, isSignificant, tokenizeSql } from '../sandbox/sql-tokens.js';
+import { tablesInSql } from '../sandbox/tables-in-sql.js';
+
+/** A column compared with a text literal for equality: `name = 'Joe'`, `T1.name LIKE 'Joe'` (no wildcard). */
+export interface TextComparison {
+  column: string;
+  value: string;
+  /** LIKE: the value matches regardless of ASCII case. */
+  ignoresCase: boolean;
+}
+
+/** Values a hint lists per column. */
+const HINT_VALUES = 3;
+/** Comparisons a hint looks at: the first few, so that a long WHERE clause cannot make the hint slow. */
+const HINT_COMPARISONS = 2;
+
+/**
+ * The equality comparisons of a column with a text literal in `sql` (LIKE counts when its pattern has
+ * no wildcard); SQL that does not lex has none.
+ *
+ * @example
+ * ```ts
+ * textComparisons("SELECT age FROM singer AS T1 WHERE T1.name = 'Joe' AND country LIKE 'F%'");
+ * // [{ column: 'name', value: 'Joe', ignoresCase: false }]
+ * ```
+ */
+export function textComparisons(sql: string): TextComparison[] {
+  const lexed = tokenizeSql(sql);
+  if (!lexed.ok) return [];
+  const tokens = lexed.tokens.filter(isSignificant);
+  const out: TextComparison[] = [];
+  for (let i = 1; i + 1 < tokens.length; i++) {
+    const op = tokens[i]!;
+    const isEquality = (op.kind === 'punct' && (op.text === '=' || op.text === '==')) || (op.kind === 'word' && op.text.toLowerCase() === 'like');
+    const literal = tokens[i + 1]!;
+    const column = identifierOf(tokens[i - 1]);
+    if (!isEquality || literal.kind !== 'string' || column === undefined) continue;
+    const value = literal.text.slice(1, -1).split("''").join("'");
+    if (op.kind === 'word' && /[%_]/.test(value)) continue;
+    out.push({ column, value, ignoresCase: op.kind === 'word' });
+  }
+  return out;
+}
+
+/** Character bigrams of a lower-cased string, with their counts. */
+function bigrams(text: string): Map<string, number> {
+  const s = text.toLowerCase();
+  const out = new Map<string, number>();
+  for (let i = 0; i + 1 < s.length; i++) out.set(s.slice(i, i + 2), (out.get(s.slice(i, i + 2)) ?? 0) + 1);
+  return out;
+}
+
+/**
+ * Dice similarity of the two strings' character bigrams, case-insensitive: 1 for equal strings, 0 for
+ * strings without a common bigram. Unlike edit distance it sees a misspelled name in a longer one
+ * (`'Brooksi Is'` shares most bigrams with `'Victor Brooks'`) and word order does not matter.
+ *
+ * @example
+ * ```ts
+ * bigramSimilarity('Span', 'Spain'); // 0.571…
+ * ```
+ */
+export function bigramSimilarity(a: string, b: string): number {
+  if (a.toLowerCase() === b.toLowerCase()) return 1;
+  const x = bigrams(a);
+  const y = bigrams(b);
+  let common = 0;
+  let total = 0;
+  for (const [g, n] of x) {
+    common += Math.min(n, y.get(g) ?? 0);
+    total += n;
+  }
+  for (const n of y.values()) total += n;
+  return total === 0 ? 0 : (2 * common) / total;
+}
+
+/**
+ * The `limit` values most similar to `value` by {@link bigramSimilarity} (ties keep the values' order).
+ *
+ * @example
+ * ```ts
+ * closestValues('Span', ['France', 'Spain', 'Japan']); // ['Spain', 'Japan', 'France']
+ * ```
+ */
+export function closestValues(value: string, values: readonly string[], limit = HINT_VALUES): string[] {
+  return values
+    .map((v, index) => ({ v, index, score: bigramSimilarity(value, v) }))
+    .sort((p, q) => q.score - p.score || p.index - q.index)
+    .slice(0, limit)
+    .map((p) => p.v);
+}
+
+/**
+ * Whether a result says "nothing matched": no rows, or one row of zeros and NULLs (`COUNT(*)` is 0, `MAX(x)` is NULL).
+ *
+ * @example
+ * ```ts
+ * foundNothing([[0]]); // true
+ * ```
+ */
+export function foundNothing(rows: readonly (readonly unknown[])[]): boolean {
+  if (rows.length === 0) return true;
+  return rows.length === 1 && rows[0]!.every((cell) => cell === 0 || cell === null);
+}
+
+/** What {@link valueHint} reads from the database. */
+export interface ValueHintSource {
+  /** The database's tables. */
+  tables: readonly string[];
+  /** Column names of a table. */
+  columns(table: string): readonly string[];
+  /** The distinct text values of a column (a bounded number). */
+  textValues(table: string, column: string): Promise<readonly string[]>;
+}
+
+/**
+ * For a query that found nothing: `No row has name = 'Brooksi Is'. Closest values of customer.name: 'Victor Brooks', …`,
+ * for each of the first text comparisons whose value is in no row of its column (looked up in the tables the
+ * query names). Undefined when every compared value exists, so the hint never contradicts the result.
+ *
+ * @example
+ * ```ts
+ * const hint = await valueHint("SELECT count(*) FROM venue WHERE country = 'Span'", source);
+ * // "No row has country = 'Span'. Closest values of venue.country: 'Spain', 'Japan', 'Sweden'."
+ * ```
+ */
+export async function valueHint(sql: string, source: ValueHintSource): Promise<string | undefined> {
+  const named = tablesInSql(sql, source.tables);
+  const lines: string[] = [];
+  for (const { column, value, ignoresCase } of textComparisons(sql).slice(0, HINT_COMPARISONS)) {
+    const table = named.find((t) => source.columns(t).some((c) => c.toLowerCase() === column.toLowerCase()));
+    if (table === undefined) continue;
+    const exact = source.columns(table).find((c) => c.toLowerCase() === column.toLowerCase())!;
+    const values = await source.textValues(table, exact);
+    const found = ignoresCase ? values.some((v) => v.toLowerCase() === value.toLowerCase()) : values.includes(value);
+    if (values.length === 0 || found) continue;
+    const closest = closestValues(value, values).map((v) => `'${v.split("'").join("''")}'`);
+    lines.push(`No row has ${column} = '${value.split("'").join("''")}'. Closest values of ${table}.${exact}: ${closest.join(', ')}.`);
+  }
+  return lines.length > 0 ? lines.join('\n') : undefined;
+}

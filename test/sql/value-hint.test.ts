@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { SQLEnv } from '../../envs/sql/index.js';
+import { bigramSimilarity, closestValues, foundNothing, textComparisons, valueHint, type ValueHintSource } from '../../envs/sql/episode/value-hint.js';
+import { useFixtureEnv } from './fixture-env.js';
+
+describe('value hints: the pure parts', () => {
+  it('textComparisons finds column = text and wildcard-free LIKE, whatever the qualifier and quoting', () => {
+    expect(textComparisons("SELECT age FROM singer AS T1 WHERE T1.name = 'Joe' AND country LIKE 'F%' OR \"Country\" LIKE 'france' AND x == 'It''s'")).toEqual([
+      { column: 'name', value: 'Joe', ignoresCase: false },
+      { column: 'Country', value: 'france', ignoresCase: true },
+      { column: 'x', value: "It's", ignoresCase: false },
+    ]);
+    expect(textComparisons("SELECT 'a' = 'a', age FROM singer WHERE age = 3")).toEqual([]);
+    expect(textComparisons("SELECT 'unterminated")).toEqual([]);
+  });
+
+  it('bigramSimilarity is 1 for equal strings (any case), 0 without a common bigram, symmetric', () => {
+    expect(bigramSimilarity('France', 'FRANCE')).toBe(1);
+    expect(bigramSimilarity('abc', 'xyz')).toBe(0);
+    expect(bigramSimilarity('Span', 'Spain')).toBeCloseTo((2 * 2) / (3 + 4), 12);
+    expect(bigramSimilarity('Spain', 'Span')).toBe(bigramSimilarity('Span', 'Spain'));
+  });
+
+  it('closestValues finds a misspelled name inside a longer one, where edit distance would not', () => {
+    expect(closestValues('Brooksi Is', ['Ivy Lane', 'Victor Brooks', 'Brice Ison', 'Otto Brandt'], 1)).toEqual(['Victor Brooks']);
+    expect(closestValues('Span', ['France', 'Spain', 'Japan'])).toEqual(['Spain', 'Japan', 'France']);
+  });
+
+  it('foundNothing: no rows, or one row of zeros and NULLs', () => {
+    expect(foundNothing([])).toBe(true);
+    expect(foundNothing([[0, null]])).toBe(true);
+    expect(foundNothing([[0], [0]])).toBe(false);
+    expect(foundNothing([[3]])).toBe(false);
+    expect(foundNothing([['0']])).toBe(false);
+  });
+
+  it('valueHint names only values that are in no row, looked up in the tables the query names', async () => {
+    const looked: string[] = [];
+    const source: ValueHintSource = {
+      tables: ['singer', 'stadium'],
+      columns: (t) => (t === 'singer' ? ['name', 'country'] : ['name', 'location']),
+      textValues: async (t, c) => {
+        looked.push(`${t}.${c}`);
+        return t === 'singer' && c === 'country' ? ['France', 'Spain', 'Netherlands'] : ['Joe Sharp', "Stark's Park"];
+      },
+    };
+    expect(await valueHint("SELECT count(*) FROM singer WHERE COUNTRY = 'Span'", source)).toBe("No row has COUNTRY = 'Span'. Closest values of singer.country: 'Spain', 'France', 'Netherlands'.");
+    expect(await valueHint("SELECT count(*) FROM singer WHERE country = 'France' AND name = 'Joe'", source)).toBe("No row has name = 'Joe'. Closest values of singer.name: 'Joe Sharp', 'Stark''s Park'.");
+    expect(await valueHint("SELECT count(*) FROM singer WHERE country LIKE 'france'", source)).toBeUndefined();
+    // A column of a table the query does not name is not looked up.
+    looked.length = 0;
+    expect(await valueHint("SELECT count(*) FROM singer WHERE location = 'Ayr'", source)).toBeUndefined();
+    expect(looked).toEqual([]);
+  });
+});
+
+describe('value hints in SQLEnv', () => {
+  const concert = useFixtureEnv();
+  const firstQuery = async (sql: string, options: ConstructorParameters<typeof SQLEnv>[0] = {}) => {
+    const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool, ...options });
+    try {
+      await env.reset({ options: { questionId: 'train-0002' } });
+      const [obs] = await env.step({ name: 'query', arguments: { sql } });
+      return obs;
+    } finally {
+      await env.close();
+    }
+  };
+
+  it('follows a query that found nothing with the closest values of the misspelled value', async () => {
+    const obs = await firstQuery("SELECT avg(age) FROM singer WHERE country = 'Frnace'");
+    expect(obs.error).toBe('');
+    expect(obs.result).toContain('| NULL |');
+    expect(obs.result).toMatch(/\nNo row has country = 'Frnace'\. Closest values of singer\.country: 'France', /);
+    const names = await firstQuery("SELECT count(*) FROM singer WHERE name = 'Sharp Joe'");
+    expect(names.result).toContain("Closest values of singer.name: 'Joe Sharp'");
+  });
+
+  it('says nothing when the result has rows, when the value exists, or with valueHints: false', async () => {
+    expect((await firstQuery("SELECT avg(age) FROM singer WHERE country = 'France'")).result).not.toContain('No row has');
+    expect((await firstQuery("SELECT count(*) FROM singer WHERE country = 'France' AND age > 90")).result).not.toContain('No row has');
+    expect((await firstQuery("SELECT avg(age) FROM singer WHERE country = 'Frnace'", { valueHints: false })).result).not.toContain('No row has');
+  });
+});

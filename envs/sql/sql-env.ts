@@ -24,6 +24,7 @@ import type { QueryLane } from './sandbox/query-lane.js';
 import { QueryPool } from './sandbox/query-pool.js';
 import { QueryResultCache } from './sandbox/query-result-cache.js';
 import { SchemaReaderCache } from './sandbox/schema-reader-cache.js';
+import { foundNothing } from './episode/value-hint.js';
 import { SqlEnvError } from './sql-env-error.js';
 import { SQL_TOOLS } from './tools/registry.js';
 
@@ -86,7 +87,8 @@ const DEFAULT_STEP_BUDGET = 10;
  * `error_type`, `repairs`, `reward_components`, and at the end `is_correct`, `gold_result_seen`
  * (whether a query of the episode returned the gold result, answered or not),
  * `answer_repeats_query` (the answer is the SQL of the episode's latest query),
- * `gold_literals_written` (a query wrote every literal value of the gold SQL) and the gold SQL
+ * `gold_literals_written` (a query wrote every literal value of the gold SQL), `retried_after_failure` (a query
+ * followed a query that failed or found nothing), `recovered_after_failure` (such a query returned the gold result) and the gold SQL
  * (never before). A step after the episode ended returns an `episode_over` error observation with the
  * `afterEndPenalty` (OrderEnforcing only guards the first reset, as Gymnasium's does).
  *
@@ -181,6 +183,14 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     }
     if (parsed.ok && parsed.call.name === 'query' && !episode.goldLiteralsWritten) {
       episode.goldLiteralsWritten = writesLiterals(parsed.call.arguments.sql, episode.goldLiterals);
+    }
+    if (parsed.ok && parsed.call.name === 'query') {
+      // A query after a query that failed or found nothing is a retry; one whose result is the gold one, a recovery.
+      if (episode.lastQueryFailed) {
+        episode.retried = true;
+        if (outcome?.ok && outcome.matchesGold) episode.recovered = true;
+      }
+      episode.lastQueryFailed = !outcome?.ok || (outcome.queryRows !== undefined && foundNothing(outcome.queryRows));
     }
     if (outcome?.ok) {
       if (parsed.ok && parsed.call.name === 'query') episode.lastQuery = parsed.call.arguments.sql;
@@ -348,6 +358,8 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       info.gold_result_seen = episode.goldResultSeen;
       info.answer_repeats_query = episode.answerRepeatsQuery;
       info.gold_literals_written = episode.goldLiteralsWritten;
+      info.retried_after_failure = episode.retried;
+      info.recovered_after_failure = episode.recovered;
       info.gold_sql = episode.question.goldSql;
     }
     return info;

@@ -104,9 +104,12 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
     } else {
       const found = outcomes['found_gold_result'];
       const copied = outcomes['gold_literals_written'];
+      const retried = outcomes['retried_after_failure'];
+      const recovered = outcomes['recovered_after_failure'] ?? 0;
       console.log(
         `success rate ${pct(greedy.success)}, mean return ${greedy.meanReturn.toFixed(3)}${found === undefined ? '' : `, a query returned the gold result in ${pct(found)}`}` +
-          `${copied === undefined ? '' : `, a query wrote the gold SQL's values in ${pct(copied)}`}`,
+          `${copied === undefined ? '' : `, a query wrote the gold SQL's values in ${pct(copied)}`}` +
+          `${retried === undefined ? '' : `, queried again after a failed or empty query in ${pct(retried)} (and found the gold result so in ${pct(recovered)})`}`,
       );
       if (sampled) {
         const h = sampled.headroom;

@@ -145,6 +145,32 @@ describe('SQLEnv episodes', () => {
     await env.close();
   });
 
+  it('reports at the end whether a query followed a failed or empty one, and whether that one found the gold result', async () => {
+    const env = envWith({ answerMode: 'sql' });
+    const FRANCE = 'train-0002'; // SELECT avg(age) FROM singer WHERE country = 'France'
+    const play = async (...sqls: string[]) => {
+      await env.reset({ options: { questionId: FRANCE } });
+      let info: Record<string, unknown> = {};
+      for (const sql of sqls) {
+        [, , , , info] = await env.step({ name: 'query', arguments: { sql } });
+        expect('retried_after_failure' in info).toBe(false); // only at the end
+      }
+      [, , , , info] = await env.step({ name: 'answer', arguments: { value: 'SELECT 1' } });
+      return [info['retried_after_failure'], info['recovered_after_failure']];
+    };
+    const gold = "SELECT avg(age) FROM singer WHERE country = 'France'";
+    expect(await play(gold)).toEqual([false, false]);
+    // Found nothing (avg over no rows is NULL), then the gold query: a recovery.
+    expect(await play("SELECT avg(age) FROM singer WHERE country = 'Frence'", gold)).toEqual([true, true]);
+    // An error, then another query that is not the gold one: a retry, no recovery.
+    expect(await play('SELECT age FROM nowhere', 'SELECT avg(age) FROM singer')).toEqual([true, false]);
+    // A query with rows, then the gold query: not a retry after a failure.
+    expect(await play('SELECT avg(age) FROM singer', gold)).toEqual([false, false]);
+    // A failure with nothing after it.
+    expect(await play('SELECT age FROM nowhere')).toEqual([false, false]);
+    await env.close();
+  });
+
   it('never shows the gold SQL or answer before the end', async () => {
     const env = envWith();
     for (let seed = 0; seed < 6; seed++) {

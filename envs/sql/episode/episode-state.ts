@@ -25,6 +25,12 @@ export class EpisodeState {
   answerRepeatsQuery = false;
   /** A query of this episode wrote every literal value of the gold SQL (see `writesLiterals`), whether it ran or not. */
   goldLiteralsWritten = false;
+  /** The latest query failed or found nothing (no rows, or one row of zeros and NULLs). */
+  lastQueryFailed = false;
+  /** A query followed a query that failed or found nothing. */
+  retried = false;
+  /** A query that followed a failed or empty one returned the gold result. */
+  recovered = false;
   result = '';
   error = '';
   readonly history: string[] = [];

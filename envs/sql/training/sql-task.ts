@@ -37,9 +37,18 @@ export interface SqlRolloutTask {
    * `answer_repeats_query`: the answer was the SQL of the episode's latest query
    * (`info.answer_repeats_query`) — with the former, whether an answer after the gold query kept it;
    * `gold_literals_written`: a query wrote every literal value of the gold SQL (`info.gold_literals_written`),
-   * i.e. copied the question's names, dates and numbers right.
+   * i.e. copied the question's names, dates and numbers right; `retried_after_failure`: a query followed one that
+   * failed or found nothing (`info.retried_after_failure`), and `recovered_after_failure`: such a query returned the
+   * gold result (`info.recovered_after_failure`) — whether the agent tries again after the environment's feedback, and
+   * whether trying again works.
    */
-  outcomes(info: Info): { found_gold_result: boolean; answer_repeats_query: boolean; gold_literals_written: boolean };
+  outcomes(info: Info): {
+    found_gold_result: boolean;
+    answer_repeats_query: boolean;
+    gold_literals_written: boolean;
+    retried_after_failure: boolean;
+    recovered_after_failure: boolean;
+  };
 }
 
 /** The system prompt of SQLEnv episodes. */
@@ -110,6 +119,8 @@ export function sqlRolloutTask(questionIds: (split: string) => readonly string[]
       found_gold_result: info['gold_result_seen'] === true,
       answer_repeats_query: info['answer_repeats_query'] === true,
       gold_literals_written: info['gold_literals_written'] === true,
+      retried_after_failure: info['retried_after_failure'] === true,
+      recovered_after_failure: info['recovered_after_failure'] === true,
     }),
   };
 }

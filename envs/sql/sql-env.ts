@@ -24,7 +24,6 @@ import type { QueryLane } from './sandbox/query-lane.js';
 import { QueryPool } from './sandbox/query-pool.js';
 import { QueryResultCache } from './sandbox/query-result-cache.js';
 import { SchemaReaderCache } from './sandbox/schema-reader-cache.js';
-import { foundNothing } from './episode/value-hint.js';
 import { SqlEnvError } from './sql-env-error.js';
 import { SQL_TOOLS } from './tools/registry.js';
 
@@ -190,7 +189,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
         episode.retried = true;
         if (outcome?.ok && outcome.matchesGold) episode.recovered = true;
       }
-      episode.lastQueryFailed = !outcome?.ok || (outcome.queryRows !== undefined && foundNothing(outcome.queryRows));
+      episode.lastQueryFailed = !outcome?.ok || outcome.foundNothing === true;
     }
     if (outcome?.ok) {
       if (parsed.ok && parsed.call.name === 'query') episode.lastQuery = parsed.call.arguments.sql;

@@ -13,6 +13,7 @@ import { DEFAULT_SAMPLE_ROWS } from '../tools/sample.js';
 import { memoHashResult, memoMatchesGold } from './result-memo.js';
 import type { ToolOutcome } from './tool-outcome.js';
 import { foundNothing, valueHint, type ValueHintSource } from './value-hint.js';
+import { quoteIdentifier } from '../sandbox/sql-quoting.js';
 
 /** What a tool needs from the episode and the environment. */
 export interface ToolContext {
@@ -100,12 +101,11 @@ const HINT_DISTINCT_VALUES = 2000;
 
 /** The episode's database as a value hint reads it: the schema reader for columns, the sandbox for values. */
 function hintSource(context: ToolContext): ValueHintSource {
-  const quote = (name: string) => `"${name.split('"').join('""')}"`;
   return {
     tables: context.tables,
     columns: (table) => context.reader.describe(table).columns.map((c) => c.name),
     textValues: async (table, column) => {
-      const sql = `SELECT DISTINCT ${quote(column)} FROM ${quote(table)} WHERE typeof(${quote(column)}) = 'text' LIMIT ${HINT_DISTINCT_VALUES}`;
+      const sql = `SELECT DISTINCT ${quoteIdentifier(column)} FROM ${quoteIdentifier(table)} WHERE typeof(${quoteIdentifier(column)}) = 'text' LIMIT ${HINT_DISTINCT_VALUES}`;
       const result = await runSql(sql, context);
       return (result.fullRows ?? result.rows).map((r) => String(r[0]));
     },
@@ -116,8 +116,9 @@ async function runQuery(sql: string, context: ToolContext): Promise<ToolOutcome>
   const result = await runSql(sql, context);
   const rows = result.fullRows ?? result.rows;
   const table = renderRows(result.columns, result.rows, result.rowCount, result.rowCountExact);
+  const nothing = foundNothing(rows);
   // A hint that cannot be read (a huge column, a timeout) is left out: the query itself succeeded.
-  const hint = context.valueHints && foundNothing(rows) ? await valueHint(sql, hintSource(context)).catch(() => undefined) : undefined;
+  const hint = context.valueHints && nothing ? await valueHint(sql, hintSource(context)).catch(() => undefined) : undefined;
   return {
     ok: true,
     text: hint === undefined ? table : `${table}\n${hint}`,
@@ -125,6 +126,7 @@ async function runQuery(sql: string, context: ToolContext): Promise<ToolOutcome>
     infoKey: `result:${memoHashResult(result.columns, rows)}`,
     queryRows: rows,
     matchesGold: matchesGold(rows, context),
+    foundNothing: nothing,
   };
 }
 

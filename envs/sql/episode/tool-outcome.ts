@@ -17,6 +17,8 @@ export type ToolOutcome =
       queryRows?: readonly (readonly unknown[])[];
       /** Whether a query's rows are the gold result (as the judge would score them as an SQL answer). */
       matchesGold?: boolean;
+      /** A query found nothing: no rows, or one row of zeros and NULLs (`foundNothing`). */
+      foundNothing?: boolean;
       /** Set by `answer`. */
       verdict?: { correct: boolean; reason: string };
       /** Repairs made while running (a table name matched case-insensitively). */

@@ -5,6 +5,7 @@
  * closest values in the observation, the next query can copy the right spelling from there.
  */
 import { identifierOf, isSignificant, tokenizeSql } from '../sandbox/sql-tokens.js';
+import { quoteString } from '../sandbox/sql-quoting.js';
 import { tablesInSql } from '../sandbox/tables-in-sql.js';
 
 /** A column compared with a text literal for equality: `name = 'Joe'`, `T1.name LIKE 'Joe'` (no wildcard). */
@@ -109,6 +110,15 @@ export function foundNothing(rows: readonly (readonly unknown[])[]): boolean {
   return rows.length === 1 && rows[0]!.every((cell) => cell === 0 || cell === null);
 }
 
+/** The first of `tables` with a column named `column` (ignoring case), and the column as that table spells it. */
+function columnOf(tables: readonly string[], column: string, source: ValueHintSource): { table: string; exact: string } | undefined {
+  for (const table of tables) {
+    const exact = source.columns(table).find((c) => c.toLowerCase() === column.toLowerCase());
+    if (exact !== undefined) return { table, exact };
+  }
+  return undefined;
+}
+
 /** What {@link valueHint} reads from the database. */
 export interface ValueHintSource {
   /** The database's tables. */
@@ -134,14 +144,14 @@ export async function valueHint(sql: string, source: ValueHintSource): Promise<s
   const named = tablesInSql(sql, source.tables);
   const lines: string[] = [];
   for (const { column, value, ignoresCase } of textComparisons(sql).slice(0, HINT_COMPARISONS)) {
-    const table = named.find((t) => source.columns(t).some((c) => c.toLowerCase() === column.toLowerCase()));
-    if (table === undefined) continue;
-    const exact = source.columns(table).find((c) => c.toLowerCase() === column.toLowerCase())!;
+    const match = columnOf(named, column, source);
+    if (match === undefined) continue;
+    const { table, exact } = match;
     const values = await source.textValues(table, exact);
     const found = ignoresCase ? values.some((v) => v.toLowerCase() === value.toLowerCase()) : values.includes(value);
     if (values.length === 0 || found) continue;
-    const closest = closestValues(value, values).map((v) => `'${v.split("'").join("''")}'`);
-    lines.push(`No row has ${column} = '${value.split("'").join("''")}'. Closest values of ${table}.${exact}: ${closest.join(', ')}.`);
+    const closest = closestValues(value, values).map(quoteString);
+    lines.push(`No row has ${column} = ${quoteString(value)}. Closest values of ${table}.${exact}: ${closest.join(', ')}.`);
   }
   return lines.length > 0 ? lines.join('\n') : undefined;
 }

@@ -1,4 +1,5 @@
 import { identifierOf, tokenizeSql } from './sql-tokens.js';
+import { quoteString } from './sql-quoting.js';
 
 /**
  * SQLite's error when a double-quoted word resolves to no column. Legacy SQLite would have read
@@ -38,7 +39,7 @@ export function doubleQuotedToString(sql: string, name: string): string | undefi
     .map((t) => {
       if (t.kind !== 'quoted' || !t.text.startsWith('"') || identifierOf(t) !== name) return t.text;
       changed = true;
-      return `'${name.split("'").join("''")}'`;
+      return quoteString(name);
     })
     .join('');
   return changed ? text : undefined;

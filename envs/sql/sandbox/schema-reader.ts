@@ -2,6 +2,7 @@ import { displayCell } from './cells.js';
 import type { SqlCell } from './query-result.js';
 import { openReadOnlyDatabase, type SqliteConnection } from './read-only-connection.js';
 import { SqlEnvError } from '../sql-env-error.js';
+import { quoteIdentifier } from './sql-quoting.js';
 
 /** Sample results kept per reader (table × n × cell cap); each is at most 100 rows. */
 const MAX_CACHED_SAMPLES = 256;
@@ -194,9 +195,4 @@ function deepFreeze<T>(value: T): T {
     for (const child of Object.values(value as object)) deepFreeze(child);
   }
   return value;
-}
-
-/** `name` as a double-quoted SQL identifier. */
-function quoteIdentifier(name: string): string {
-  return `"${name.split('"').join('""')}"`;
 }

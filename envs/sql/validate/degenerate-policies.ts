@@ -4,6 +4,7 @@ import type { SqlAgent } from '../agents/agent.js';
 import { goldPlan } from '../agents/gold-lookup.js';
 import type { SqlDataset } from '../datasets/sql-dataset.js';
 import type { SqlObservation } from '../observation/sql-observation.js';
+import { quoteIdentifier } from '../sandbox/sql-quoting.js';
 
 /**
  * A policy that must never be paid: it does not try to answer the question, or it games the
@@ -50,7 +51,6 @@ function privileged(name: string, dataset: SqlDataset, act: (obs: SqlObservation
   };
 }
 
-const quoted = (table: string) => `"${table.split('"').join('""')}"`;
 const answer = (value: unknown): ToolCall => ({ name: 'answer', arguments: { value } });
 const query = (sql: string): ToolCall => ({ name: 'query', arguments: { sql } });
 const cycle = <T>(items: readonly T[], i: number): T => items[i % items.length]!;
@@ -107,14 +107,14 @@ export const DEGENERATE_POLICIES: readonly DegeneratePolicy[] = Object.freeze([
     description: 'SELECT * of the first table on every step (no answer)',
     usesGold: false,
     stepsAfterEnd: 0,
-    agent: () => scripted('same query repeated', (obs) => query(`SELECT * FROM ${quoted(obs.tables[0]!)}`)),
+    agent: () => scripted('same query repeated', (obs) => query(`SELECT * FROM ${quoteIdentifier(obs.tables[0]!)}`)),
   },
   {
     name: 'SELECT * of every table',
     description: 'SELECT * of each table in turn until the budget runs out',
     usesGold: false,
     stepsAfterEnd: 0,
-    agent: () => scripted('SELECT * of every table', (obs, i) => query(`SELECT * FROM ${quoted(cycle(obs.tables, i))}`)),
+    agent: () => scripted('SELECT * of every table', (obs, i) => query(`SELECT * FROM ${quoteIdentifier(cycle(obs.tables, i))}`)),
   },
   {
     name: 'describe-only loop',
@@ -147,7 +147,7 @@ export const DEGENERATE_POLICIES: readonly DegeneratePolicy[] = Object.freeze([
     usesGold: true,
     stepsAfterEnd: 0,
     agent: (dataset) =>
-      privileged('progress farming', dataset, (obs, i, goldSql) => (i % 2 === 0 ? query(goldSql) : query(`SELECT * FROM ${quoted(obs.tables[0]!)}`))),
+      privileged('progress farming', dataset, (obs, i, goldSql) => (i % 2 === 0 ? query(goldSql) : query(`SELECT * FROM ${quoteIdentifier(obs.tables[0]!)}`))),
   },
 ]);
 

@@ -14,6 +14,8 @@ import type { RolloutTask } from '../../src/train/rollout/rollout-task.js';
 import { sqlRolloutTask } from '../../envs/sql/training/sql-task.js';
 import type { ChatCodec, GenerateRequest, GenerateResult } from '../../src/train/policy/trainable-policy.js';
 import { GenerateOnlyPolicy } from './fixtures/generate-only-policy.js';
+import { evaluatePolicy, evaluateSampled } from '../../src/train/eval/evaluate-policy.js';
+import { EnvPool } from '../../src/train/rollout/env-pool.js';
 import { useFixtureEnv } from '../sql/fixture-env.js';
 
 const call = (name: string, args: Record<string, unknown>) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
@@ -159,5 +161,44 @@ describe('rolloutEpisodes on SQLEnv', () => {
     expect(ep!.turns[0]!.parsedToolCall).toBe(false);
     expect(ep!.turns[0]!.errorType).toBeDefined();
     expect(ep!.correct).toBe(false);
+  });
+});
+
+describe('rolloutEpisodes: when the task decoding guide applies (rollout.guidedDecoding)', () => {
+  /** Records whether each generate request carried the task's guide. */
+  class GuideRecordingPolicy extends ScriptedPolicy {
+    readonly guided: boolean[] = [];
+    override async generate(requests: readonly GenerateRequest[]): Promise<GenerateResult[]> {
+      this.guided.push(...requests.map((r) => r.guide === guidedTask.decodingGuide));
+      return super.generate(requests);
+    }
+  }
+  const guidedTask: RolloutTask<string> = { ...recordingTask, decodingGuide: () => undefined };
+
+  for (const [mode, training, evaluation] of [
+    [undefined, false, false],
+    ['off', false, false],
+    ['evaluation', false, true],
+    ['always', true, true],
+  ] as const) {
+    it(`${mode ?? 'unset'}: training rollouts ${training ? 'guided' : 'unguided'}, evaluation ${evaluation ? 'guided' : 'unguided'}`, async () => {
+      for (const [purpose, expected] of [['training', training], ['evaluation', evaluation]] as const) {
+        const policy = new GuideRecordingPolicy([call('answer', { value: '6' }), call('answer', { value: '6' })]);
+        await rolloutEpisodes(policy, guidedTask, [{ env: new RecordingEnv(), spec: { seed: 0 }, group: 0 }], { ...options, ...(mode ? { guidedDecoding: mode } : {}) }, new Rng(0), purpose);
+        expect(policy.guided).toEqual([expected, expected]);
+      }
+    });
+  }
+
+  it('evaluatePolicy and evaluateSampled play evaluation episodes, GRPO training ones', async () => {
+    const pool = new EnvPool(() => new RecordingEnv());
+    try {
+      const policy = new GuideRecordingPolicy(Array.from({ length: 8 }, () => call('answer', { value: '6' })));
+      await evaluatePolicy(policy, guidedTask, pool, 'eval', 1, { ...options, guidedDecoding: 'evaluation' }, new Rng(0));
+      await evaluateSampled(policy, guidedTask, pool, 'eval', 1, 2, { ...options, guidedDecoding: 'evaluation' }, new Rng(0));
+      expect(policy.guided).toEqual(Array.from({ length: 6 }, () => true));
+    } finally {
+      await pool.close();
+    }
   });
 });

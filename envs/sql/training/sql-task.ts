@@ -8,6 +8,7 @@ import type { Info } from '../../../src/gym/env.js';
 import { renderObservation } from '../observation/render-observation.js';
 import type { SqlObservation } from '../observation/sql-observation.js';
 import { SQL_TOOLS } from '../tools/registry.js';
+import { sqlDecodingGuide } from './sql-decoding-guide.js';
 
 /** A tool as a chat template shows it to the model. */
 export interface PromptTool {
@@ -42,6 +43,8 @@ export interface SqlRolloutTask {
    * gold result (`info.recovered_after_failure`) — whether the agent tries again after the environment's feedback, and
    * whether trying again works.
    */
+  /** Guided decoding: copies from the conversation favoured in literals, numbers and table names ({@link sqlDecodingGuide}). */
+  decodingGuide: typeof sqlDecodingGuide;
   outcomes(info: Info): {
     found_gold_result: boolean;
     answer_repeats_query: boolean;
@@ -111,6 +114,7 @@ export function sqlRolloutTask(questionIds: (split: string) => readonly string[]
     renderInitial: (obs) => renderObservation(obs),
     renderStepResult: (obs) => renderSqlStepResult(obs),
     questionOf: (obs) => obs.question,
+    decodingGuide: sqlDecodingGuide,
     episodeSpec: (index, split) => {
       const ids = questionIds(split);
       return { seed: index, options: { questionId: ids[index % ids.length]! } };

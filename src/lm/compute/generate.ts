@@ -7,6 +7,7 @@ import { continuationBatch, PromptCache, rowCaches, type ContinuationBatch, type
 import { TokenSampler, type SamplingOptions } from './sampling.js';
 import { SAMPLING_IO } from '../graph/sampling-head.js';
 import { LmError } from '../errors.js';
+import { nudgedLogits, type DecodingGuide } from './decoding-guide.js';
 
 /** Options of text generation. */
 export interface GenerateOptions extends SamplingOptions, WeightSource {
@@ -44,6 +45,13 @@ export interface GenerateOptions extends SamplingOptions, WeightSource {
    * (the head draws from the whole distribution), nor with `keepCache`/`continueFrom`.
    */
   readonly sampleOnDevice?: boolean;
+  /**
+   * Nudges each row's next token from its prompt and the text generated so far ({@link DecodingGuide}).
+   * The log-probabilities returned are those of the nudged distribution, the one sampled. Host
+   * sampling only: a guide turns the default device sampling off, and `sampleOnDevice: true` with a
+   * guide is an error.
+   */
+  readonly guide?: DecodingGuide;
 }
 
 /** Where the time of one generation call went. */
@@ -121,8 +129,19 @@ export async function generateTokens(
   const useCache = options.kvCache ?? true;
   const temperature = options.temperature ?? 1;
   const truncated = (options.topK ?? 0) > 0 || (options.topP ?? 1) < 1;
-  const onDevice = options.sampleOnDevice ?? (engine.runtime.provider !== 'cpu' && !truncated);
+  const guide = options.guide;
+  const onDevice = options.sampleOnDevice ?? (engine.runtime.provider !== 'cpu' && !truncated && !guide);
   if (onDevice && truncated) throw new LmError('sampleOnDevice draws from the whole distribution: drop topK/topP, or set sampleOnDevice: false to sample on the host');
+  if (onDevice && guide) throw new LmError('a decoding guide nudges logits on the host: drop sampleOnDevice, or the guide');
+  // What the guide reads: each token's text (special tokens: '', never nudged), each row's prompt as text (decoded once, when first asked).
+  const tokenTexts = guide ? Array.from({ length: model.config.vocabSize }, (_, id) => tokenizer.decode([id], { skipSpecialTokens: true })) : [];
+  const promptTexts: string[] = [];
+  const guided = (b: number, logits: Float32Array): Float32Array => {
+    if (!guide) return logits;
+    const row = rows[b]!;
+    const nudge = guide((promptTexts[b] ??= tokenizer.decode(row.prompt)), tokenizer.decode(row.tokens));
+    return nudge ? nudgedLogits(logits, nudge, tokenTexts) : logits;
+  };
   const prefill = await engine.prefill(lora, onDevice);
   // On CPU the prompt's cache is split off after the prefill and fed as it is to every decode step
   // (no per-step copy of it); only the generated tokens' cache grows. Host slicing, so CPU only,
@@ -236,7 +255,7 @@ export async function generateTokens(
   for (let step = 0; step < maxTokens; step++) {
     const drawn = next;
     const draw = drawn instanceof Float32Array
-      ? (b: number) => sampler.draw(drawn.subarray(b * (drawn.length / B), (b + 1) * (drawn.length / B)), options, rng)
+      ? (b: number) => sampler.draw(guided(b, drawn.subarray(b * (drawn.length / B), (b + 1) * (drawn.length / B))), options, rng)
       : (b: number) => ({ token: Number(drawn.tokens[b]!), logprob: drawn.logprobs[b]! });
     const tokens: number[] = [];
     rows.forEach((row, b) => {

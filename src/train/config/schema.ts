@@ -7,6 +7,7 @@ import type { AdvantageEstimator, AdvantageScale, EpisodeRewardMode, StdKind } f
 import type { KlEstimator } from '../math/kl.js';
 import type { ImportanceLevel, LossAggregation } from '../math/policy-loss.js';
 import type { LrDecay } from '../optim/lr-schedule.js';
+import type { GuidedDecoding } from '../rollout/multi-turn-rollout.js';
 
 /** What a run does: SFT warm-up only, GRPO only, or SFT followed by GRPO. */
 export type TrainMode = 'sft' | 'grpo' | 'sft+grpo';
@@ -44,6 +45,7 @@ export interface TrainConfig {
     topP: number;
     maskTruncated: boolean;
     continueTurns: boolean;
+    guidedDecoding: GuidedDecoding;
   };
   grpo: {
     steps: number;
@@ -171,6 +173,11 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       topP: num('Nucleus sampling threshold.', 1.0, { exclusiveMinimum: 0, maximum: 1 }),
       maskTruncated: bool('Exclude episodes cut off by the token limit from the loss (DAPO overlong filtering).', true),
       continueTurns: bool("Each turn continues the previous turn's keys and values and runs only the tool reply's tokens, instead of reading the whole conversation again (same tokens, log-probs to float rounding; CPU provider). false: every turn prefills its whole prompt.", true),
+      guidedDecoding: oneOf(
+        "When the task's decoding guide nudges the policy's tokens (SQLEnv: copies from the conversation favoured inside string literals and numbers, a listed table after FROM/JOIN; docs/train.md, Attempt 13): 'evaluation' (greedy and sampled held-out episodes, SFT's early stopping), 'always' (GRPO's rollouts too, whose sampling log-probs then come from the nudged distribution while the loss scores the model's own), or 'off'.",
+        ['off', 'evaluation', 'always'],
+        'evaluation',
+      ),
     }),
     grpo: obj('The GRPO update.', {
       steps: int('Optimizer steps of GRPO.', 40),

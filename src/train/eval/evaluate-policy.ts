@@ -45,7 +45,7 @@ export async function evaluatePolicy<Obs>(
     const n = Math.min(batchSize, episodes - start);
     const envs = pool.take(n);
     const jobs = envs.map((env, i) => ({ env, spec: task.episodeSpec?.(start + i, split) ?? { seed: start + i }, group: start + i }));
-    all.push(...(await rolloutEpisodes(policy, task, jobs, { ...options, temperature: 0 }, rng)));
+    all.push(...(await rolloutEpisodes(policy, task, jobs, { ...options, temperature: 0 }, rng, 'evaluation')));
   }
   const returns = all.map((e) => episodeReward(stepRewardsOf(e), 'sum'));
   const metrics = episodeMetrics(all, returns);
@@ -114,7 +114,7 @@ export async function evaluateSampled<Obs>(
     const slice = jobsSpec.slice(start, start + batchSize);
     const envs = pool.take(slice.length);
     const jobs = envs.map((env, i) => ({ env, spec: task.episodeSpec?.(slice[i]!, split) ?? { seed: slice[i]! }, group: slice[i]! }));
-    all.push(...(await rolloutEpisodes(policy, task, jobs, options, rng)));
+    all.push(...(await rolloutEpisodes(policy, task, jobs, options, rng, 'evaluation')));
   }
   const byQuestion: SampleOutcome[][] = Array.from({ length: questions }, () => []);
   all.forEach((e, j) => {

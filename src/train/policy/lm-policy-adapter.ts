@@ -53,8 +53,11 @@ export class LmTrainablePolicy implements TrainablePolicy {
   async generate(requests: readonly GenerateRequest[], rng: Rng): Promise<GenerateResult[]> {
     const results = new Array<GenerateResult>(requests.length);
     const groups = new Map<string, number[]>();
+    // Requests with different guides go to different calls (one guide per call).
+    const guides = new Map<GenerateRequest['guide'], number>();
+    const guideKey = (guide: GenerateRequest['guide']): number => guides.get(guide) ?? (guides.set(guide, guides.size), guides.size - 1);
     requests.forEach((r, i) => {
-      const key = `${r.maxNewTokens}|${r.temperature}|${r.topP}|${r.keepCache === true}`;
+      const key = `${r.maxNewTokens}|${r.temperature}|${r.topP}|${r.keepCache === true}|${guideKey(r.guide)}`;
       const list = groups.get(key) ?? [];
       list.push(i);
       groups.set(key, list);
@@ -69,6 +72,7 @@ export class LmTrainablePolicy implements TrainablePolicy {
           topP: first.topP,
           seed: rng.int(0x7fffffff),
           keepCache: first.keepCache === true,
+          ...(first.guide ? { guide: first.guide } : {}),
           continueFrom: indices.map((i) => {
             const cache = requests[i]!.continueFrom;
             return cache instanceof PromptCache ? cache : undefined;

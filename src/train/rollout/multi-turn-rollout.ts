@@ -21,7 +21,12 @@ export interface RolloutOptions {
   topP: number;
   /** Continue each episode's previous turn from its cache (default true); see `rollout.continueTurns`. */
   continueTurns?: boolean;
+  /** When the task's decoding guide nudges the policy (default 'off'); see `rollout.guidedDecoding`. */
+  guidedDecoding?: GuidedDecoding;
 }
+
+/** When a task's decoding guide applies: never, in evaluation episodes only, or in GRPO's rollouts too. */
+export type GuidedDecoding = 'off' | 'evaluation' | 'always';
 
 /** One episode to run: the env instance it owns for the duration and where to start it. */
 export interface EpisodeJob<Obs> {
@@ -110,6 +115,7 @@ export function extraCallsNotice(extraCalls: number): string {
 
 /**
  * Runs the given episodes to completion with batched generation and returns them in job order.
+ * `purpose` decides, with `options.guidedDecoding`, whether the task's decoding guide applies.
  *
  * @example
  * ```ts
@@ -122,9 +128,12 @@ export async function rolloutEpisodes<Obs>(
   jobs: readonly EpisodeJob<Obs>[],
   options: RolloutOptions,
   rng: Rng,
+  purpose: 'training' | 'evaluation' = 'training',
 ): Promise<Episode[]> {
   const codec = policy.codec;
   const continueTurns = (options.continueTurns ?? true) && options.maxTurns > 1;
+  const guidance = options.guidedDecoding ?? 'off';
+  const guide = guidance === 'always' || (guidance === 'evaluation' && purpose === 'evaluation') ? task.decodingGuide : undefined;
   const running: Running<Obs>[] = [];
   for (const job of jobs) {
     const [obs, info] = await job.env.reset(resetOptionsOf(job.spec));
@@ -166,6 +175,7 @@ export async function rolloutEpisodes<Obs>(
         maxNewTokens: Math.max(1, Math.min(options.maxNewTokensPerTurn, options.maxTotalTokens - r.episode.tokens.length)),
         temperature: options.temperature,
         topP: options.topP,
+        ...(guide ? { guide } : {}),
         // The last turn the budget allows keeps no cache: no turn would continue it.
         ...(continueTurns ? { keepCache: r.episode.turns.length + 1 < options.maxTurns, ...(r.cache ? { continueFrom: r.cache } : {}) } : {}),
       })),

@@ -1,0 +1,53 @@
+/**
+ * Guided decoding: a guide's nudge is added to the logits of the tokens it favours, from the
+ * prompt's and the generated text, and the draw's log-probability is that of the nudged
+ * distribution; device sampling is refused with a guide.
+ */
+import { describe, expect, it } from 'vitest';
+import { useTinyModel } from './tiny-model-fixture.js';
+import { nudgedLogits, Policy, type DecodingGuide } from '../../src/lm/index.js';
+
+const tinyModel = useTinyModel({ arch: 'qwen3', layers: 1, hidden: 32, heads: 2, kvHeads: 1, vocabSize: 300, seed: 7, initStd: 0.3 });
+
+describe('nudgedLogits', () => {
+  it('adds the bias to favoured tokens only, on a copy, and never to tokens without text', () => {
+    const logits = new Float32Array([1, 2, 3, 4]);
+    const out = nudgedLogits(logits, { bias: 10, favours: (t) => t.startsWith('a') }, ['ab', 'b', '', 'a']);
+    expect([...out]).toEqual([11, 2, 3, 14]);
+    expect([...logits]).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('generate with a decoding guide', () => {
+  it('follows a strong nudge, reads the texts so far, and reports the nudged log-probs', async () => {
+    const policy = await Policy.create(tinyModel(), { train: 'none', intraOpThreads: 1 });
+    try {
+      const tokenizer = tinyModel().tokenizer;
+      const prompt = [5, 6, 7, 8];
+      const plain = await policy.generate([prompt], { maxTokens: 6, temperature: 0, stopTokenIds: [] });
+      // A token the unguided policy does not write first, with text of its own.
+      const target = Array.from({ length: 300 }, (_, id) => id).find((id) => id !== plain[0]!.tokenIds[0] && tokenizer.decode([id], { skipSpecialTokens: true }).length > 0)!;
+      const targetText = tokenizer.decode([target]);
+      const seen: Array<[string, string]> = [];
+      const guide: DecodingGuide = (promptText, generatedText) => {
+        seen.push([promptText, generatedText]);
+        return generatedText.length === 0 ? { bias: 1e4, favours: (t) => t === targetText } : undefined;
+      };
+      const [guided] = await policy.generate([prompt], { maxTokens: 6, temperature: 0, stopTokenIds: [], guide });
+      expect(guided!.tokenIds[0]).toBe(target);
+      expect(guided!.logprobs[0]!).toBeCloseTo(0, 5);
+      expect(seen[0]).toEqual([tokenizer.decode(prompt), '']);
+      expect(seen[1]![1]).toBe(targetText);
+      // Sampled draws are scored under the nudged distribution too.
+      const [sampled] = await policy.generate([prompt], { maxTokens: 1, temperature: 1, seed: 2, stopTokenIds: [], guide });
+      expect(sampled!.tokenIds[0]).toBe(target);
+      expect(sampled!.logprobs[0]!).toBeCloseTo(0, 5);
+      // No nudge: the guide changes nothing.
+      const [idle] = await policy.generate([prompt], { maxTokens: 6, temperature: 0, stopTokenIds: [], guide: () => undefined });
+      expect(idle!.tokenIds).toEqual(plain[0]!.tokenIds);
+      await expect(policy.generate([prompt], { maxTokens: 2, guide, sampleOnDevice: true })).rejects.toThrow(/guide/);
+    } finally {
+      await policy.close();
+    }
+  });
+});

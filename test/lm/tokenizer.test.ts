@@ -46,6 +46,15 @@ describe('byte-level BPE trainer', () => {
     expect(tok.vocabSize).toBe(bpe.vocab.size + CHAT_ADDED_TOKENS.length);
   });
 
+  it('tokenTexts: every id decoded alone, special tokens empty, built once', () => {
+    const tok = Tokenizer.fromJson(toTokenizerJson(bpe), { eos_token: '<|im_end|>' });
+    const texts = tok.tokenTexts();
+    expect(texts).toHaveLength(tok.vocabSize);
+    expect(texts[tok.encode(' FROM')[0]!]).toBe(' FROM');
+    expect(texts[tok.tokenToId('<|im_end|>')!]).toBe('');
+    expect(tok.tokenTexts()).toBe(texts);
+  });
+
   it('decodes an empty id list as the empty string (a completion that stopped at its first token)', () => {
     const tok = Tokenizer.fromJson(toTokenizerJson(bpe), { eos_token: '<|im_end|>' });
     expect(tok.decode([])).toBe('');

@@ -45,19 +45,35 @@ function literalNudge(context: string, prefix: string): SqlTokenNudge | undefine
   const wordStart = (i: number) => !isWordChar(context[i - 1]) && (prefix.length > 0 || isWordChar(context[i]));
   const rests = continuations(context, prefix, wordStart);
   const closable = prefix.length > 0 && rests.some((r) => !isWordChar(r[0]));
-  const opens = rests.filter((r) => r.length > 0);
-  if (opens.length === 0 && !closable) return undefined;
-  return { bias: COPY_BIAS, favours: (t) => (closable && t.startsWith("'")) || opens.some((r) => r.startsWith(t)) };
+  const opens = byFirstChar(rests.filter((r) => r.length > 0));
+  if (opens.size === 0 && !closable) return undefined;
+  return { bias: COPY_BIAS, favours: (t) => (closable && t.startsWith("'")) || startsOneOf(opens, t) };
+}
+
+/** Strings grouped by their first character: a guide is asked about every token of the vocabulary at each step. */
+function byFirstChar(strings: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const s of strings) {
+    const list = out.get(s[0]!);
+    if (list) list.push(s);
+    else out.set(s[0]!, [s]);
+  }
+  return out;
+}
+
+/** Whether `token` is a prefix of one of the grouped strings. */
+function startsOneOf(grouped: ReadonlyMap<string, readonly string[]>, token: string): boolean {
+  return grouped.get(token[0]!)?.some((s) => s.startsWith(token)) ?? false;
 }
 
 /** Inside a number: continue a number of the context, or end it where such a number ends. */
 function numberNudge(context: string, digits: string): SqlTokenNudge | undefined {
   const numberStart = (i: number) => !/[\p{L}\p{N}_.]/u.test(context[i - 1] ?? ' ');
   const rests = continuations(context, digits, numberStart);
-  const longer = rests.filter((r) => /^[0-9.]/.test(r));
+  const longer = byFirstChar(rests.filter((r) => /^[0-9.]/.test(r)));
   const closable = rests.some((r) => !/^[0-9.]/.test(r) && !isWordChar(r[0]));
-  if (longer.length === 0 && !closable) return undefined;
-  return { bias: COPY_BIAS, favours: (t) => (closable && !/^[0-9]/.test(t)) || longer.some((r) => r.startsWith(t)) };
+  if (longer.size === 0 && !closable) return undefined;
+  return { bias: COPY_BIAS, favours: (t) => (closable && !/^[0-9]/.test(t)) || startsOneOf(longer, t) };
 }
 
 /** After FROM or JOIN: a listed table (or a subquery). `typed` is what is written of the name so far, undefined before the space. */

@@ -133,8 +133,8 @@ export async function generateTokens(
   const onDevice = options.sampleOnDevice ?? (engine.runtime.provider !== 'cpu' && !truncated && !guide);
   if (onDevice && truncated) throw new LmError('sampleOnDevice draws from the whole distribution: drop topK/topP, or set sampleOnDevice: false to sample on the host');
   if (onDevice && guide) throw new LmError('a decoding guide nudges logits on the host: drop sampleOnDevice, or the guide');
-  // What the guide reads: each token's text (special tokens: '', never nudged), each row's prompt as text (decoded once, when first asked).
-  const tokenTexts = guide ? Array.from({ length: model.config.vocabSize }, (_, id) => tokenizer.decode([id], { skipSpecialTokens: true })) : [];
+  // What the guide reads: each token's text (special tokens: '', never nudged; kept by the tokenizer), each row's prompt as text (decoded once, when first asked).
+  const tokenTexts = guide ? tokenizer.tokenTexts() : [];
   const promptTexts: string[] = [];
   const guided = (b: number, logits: Float32Array): Float32Array => {
     if (!guide) return logits;

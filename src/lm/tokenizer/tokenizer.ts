@@ -29,6 +29,9 @@ export interface TokenizerDecodeOptions {
  * const ids = tok.encode(text);
  */
 export class Tokenizer {
+  /** {@link tokenTexts}, once built. */
+  private texts: readonly string[] | undefined;
+
   private constructor(
     private readonly inner: HfTokenizer,
     /** The chat template in use (the model's own, or the fallback). */
@@ -111,6 +114,20 @@ export class Tokenizer {
     // first sampled token is a stop token.
     if (ids.length === 0) return '';
     return this.inner.decode([...ids], { skip_special_tokens: options.skipSpecialTokens ?? false, clean_up_tokenization_spaces: false });
+  }
+
+  /**
+   * Every id's text decoded alone, special tokens as '' (what decoding guides match tokens by).
+   * Built on first use and kept: a vocabulary of 151,936 tokens takes a while to decode.
+   *
+   * @example
+   * ```ts
+   * tokenizer.tokenTexts()[tokenizer.encode('SELECT')[0]!]; // 'SELECT' (or its first piece)
+   * ```
+   */
+  tokenTexts(): readonly string[] {
+    this.texts ??= Object.freeze(Array.from({ length: this.vocabSize }, (_, id) => this.decode([id], { skipSpecialTokens: true })));
+    return this.texts;
   }
 
   /** Id of a token string (e.g. `'<|im_end|>'`), or undefined. */

@@ -29,6 +29,8 @@ export interface EvaluateRunOptions {
   samples: number;
   seed: number;
   json: boolean;
+  /** Decode without the task's guide, whatever the run's `rollout.guidedDecoding` says. */
+  unguided?: boolean;
 }
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
@@ -81,22 +83,24 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
     const available = run.setup.questionCount(split);
     const episodes = o.all ? available : Math.min(o.episodes, available);
     const tiers = run.config.env.evalDifficulties;
+    const rollout = o.unguided ? { ...run.config.rollout, guidedDecoding: 'off' as const } : run.config.rollout;
+    const guided = rollout.guidedDecoding !== 'off' && task.decodingGuide !== undefined;
     if (!o.json) {
-      console.log(`model of ${o.runDir} (checkpoint of step ${run.step}) on ${run.config.env.dataset}/${split}: ${episodes} of ${available} questions${tiers.length ? ` (difficulty ${tiers.join(', ')}: the run's env.evalDifficulties)` : ''}, greedy`);
+      console.log(`model of ${o.runDir} (checkpoint of step ${run.step}) on ${run.config.env.dataset}/${split}: ${episodes} of ${available} questions${tiers.length ? ` (difficulty ${tiers.join(', ')}: the run's env.evalDifficulties)` : ''}, greedy, ${guided ? 'guided decoding' : 'unguided'}`);
     }
-    const greedy = await evaluatePolicy(policy, task, pool, split, episodes, run.config.rollout, new Rng(o.seed));
+    const greedy = await evaluatePolicy(policy, task, pool, split, episodes, rollout, new Rng(o.seed));
     const outcomes = outcomesOf(greedy.metrics);
     let sampled;
     if (o.samples > 1) {
       if (!o.json) console.log(`sampling ${o.samples} episodes of each question at temperature ${run.config.rollout.temperature}…`);
-      const s = await evaluateSampled(policy, task, pool, split, episodes, o.samples, run.config.rollout, new Rng(o.seed));
+      const s = await evaluateSampled(policy, task, pool, split, episodes, o.samples, rollout, new Rng(o.seed));
       sampled = {
         questions: episodes, samples: o.samples, k: o.samples, temperature: run.config.rollout.temperature, passAt1: s.passAt1, passAtK: s.passAtK, majority: s.majority,
         curve: s.curve, headroom: sharpeningHeadroom(greedy.episodes.map((e) => e.correct), s.correctPerQuestion),
       };
     }
     const summary = {
-      agent: 'model', run: o.runDir, checkpoint_step: run.step, dataset: run.config.env.dataset, split, episodes,
+      agent: 'model', run: o.runDir, checkpoint_step: run.step, dataset: run.config.env.dataset, split, episodes, guided_decoding: guided,
       success_rate: greedy.success, mean_return: greedy.meanReturn, outcomes, ...(sampled ? { sampled } : {}),
     };
     if (o.json) {

@@ -25,7 +25,7 @@ const USAGE = `usage: sqlenv eval --agent random|oracle|noisy [--dataset bundled
                    [--action-mode tolerant|strict] [--answer-mode value|sql|either]
                    [--samples K] [--json]
        sqlenv eval --run DIR [--checkpoint STEP] [--config FILE] [--dataset SOURCE]
-                   [--split NAME] [--episodes N | --all] [--samples K] [--seed S] [--json]
+                   [--split NAME] [--episodes N | --all] [--samples K] [--seed S] [--unguided] [--json]
 
 Runs a baseline agent for N episodes (episode i uses seed S+i and a seeded random question)
 and prints success rate, mean return, mean steps, and how often each error type occurred.
@@ -43,6 +43,8 @@ majority vote (the most frequent submitted answer decides).
 --config FILE) sets the model, prompts, step budget, answer mode and the split's difficulty
 tiers; episodes are greedy over the first N questions, as the run's own evaluations (the same
 weights give the same numbers), and --samples K adds pass@K at the run's rollout temperature.
+Episodes are decoded with the task's guide as the run's evaluations are (rollout.guidedDecoding;
+a run whose config predates it gets the default, guided); --unguided turns the guide off.
 --split defaults to the run's first test split.`;
 
 const AGENTS = ['random', 'oracle', 'noisy'] as const;
@@ -65,6 +67,7 @@ export async function run(argv: string[]): Promise<number> {
       run: { type: 'string' },
       checkpoint: { type: 'string' },
       config: { type: 'string' },
+      unguided: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -92,7 +95,7 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
     return evaluateRun({
-      runDir: values.run, episodes, all: values.all, seed, samples, json: values.json,
+      runDir: values.run, episodes, all: values.all, seed, samples, json: values.json, unguided: values.unguided,
       ...(checkpoint === undefined ? {} : { step: checkpoint }),
       ...(values.split === undefined ? {} : { split: values.split }),
       ...(values.dataset === undefined ? {} : { dataset: values.dataset }),
@@ -110,7 +113,7 @@ export async function run(argv: string[]): Promise<number> {
     Number.isInteger(stepBudget) && stepBudget > 0 ? '' : `--step-budget must be a positive integer, got "${values['step-budget']}"`,
     ['tolerant', 'strict'].includes(actionMode) ? '' : `--action-mode must be tolerant or strict`,
     ['value', 'sql', 'either'].includes(answerMode) ? '' : `--answer-mode must be value, sql or either`,
-    values.checkpoint === undefined && values.config === undefined ? '' : '--checkpoint and --config need --run DIR (a trained model)',
+    values.checkpoint === undefined && values.config === undefined && !values.unguided ? '' : '--checkpoint, --config and --unguided need --run DIR (a trained model)',
   ].filter(Boolean);
   if (problems.length > 0) {
     console.error(`sqlenv eval: ${problems.join('; ')}\n\n${USAGE}`);

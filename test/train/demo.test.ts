@@ -92,7 +92,7 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
       sampled: { passAtK: number; passAt1: number; curve: { k: number; passAtK: number }[]; headroom: { questions: number; greedyRight: number; ceiling: number } };
     };
     const final = records.find((r) => r.kind === 'eval' && r.label === 'final' && r.split === 'eval')!;
-    expect(evaluated).toMatchObject({ checkpoint_step: 2, episodes: 2, success_rate: final['success'], mean_return: final['mean_return'], sampled: { passAtK: expect.any(Number) } });
+    expect(evaluated).toMatchObject({ checkpoint_step: 2, episodes: 2, success_rate: final['success'], mean_return: final['mean_return'], guided_decoding: true, sampled: { passAtK: expect.any(Number) } });
     // The pass@k curve ends at pass@K, and the sharpening ceiling counts greedy's own right answers.
     expect(evaluated.sampled.curve.map((p) => p.k)).toEqual([1, 2]);
     expect(evaluated.sampled.curve[0]!.passAtK).toBeCloseTo(evaluated.sampled.passAt1, 12);
@@ -100,6 +100,15 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
     expect(evaluated.sampled.headroom.questions).toBe(2);
     expect(evaluated.sampled.headroom.greedyRight).toBe(Math.round(2 * evaluated.success_rate));
     expect(evaluated.sampled.headroom.ceiling).toBeGreaterThanOrEqual(evaluated.success_rate);
+    // --unguided: the same weights decoded without the task's guide.
+    const unguidedLines: string[] = [];
+    const unguidedLog = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void unguidedLines.push(args.join(' ')));
+    try {
+      expect(await evalCli(['--run', runDir, '--split', 'eval', '--episodes', '2', '--unguided', '--json'])).toBe(0);
+    } finally {
+      unguidedLog.mockRestore();
+    }
+    expect(JSON.parse(unguidedLines.at(-1)!)).toMatchObject({ episodes: 2, guided_decoding: false });
   }, 180_000);
 });
 

@@ -11,6 +11,7 @@ import { loadTrainConfig, TrainConfigError } from '../train/config/load-config.j
 import { evaluatePolicy, evaluateSampled, outcomesOf } from '../train/eval/evaluate-policy.js';
 import { sharpeningHeadroom, type PassAtKPoint } from '../train/eval/pass-at-k.js';
 import { EnvPool } from '../train/rollout/env-pool.js';
+import { guideOf } from '../train/rollout/multi-turn-rollout.js';
 
 /** What `sqlenv eval --run` was asked for. */
 export interface EvaluateRunOptions {
@@ -84,7 +85,7 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
     const episodes = o.all ? available : Math.min(o.episodes, available);
     const tiers = run.config.env.evalDifficulties;
     const rollout = o.unguided ? { ...run.config.rollout, guidedDecoding: 'off' as const } : run.config.rollout;
-    const guided = rollout.guidedDecoding !== 'off' && task.decodingGuide !== undefined;
+    const guided = guideOf(task, rollout, 'evaluation') !== undefined;
     if (!o.json) {
       console.log(`model of ${o.runDir} (checkpoint of step ${run.step}) on ${run.config.env.dataset}/${split}: ${episodes} of ${available} questions${tiers.length ? ` (difficulty ${tiers.join(', ')}: the run's env.evalDifficulties)` : ''}, greedy, ${guided ? 'guided decoding' : 'unguided'}`);
     }

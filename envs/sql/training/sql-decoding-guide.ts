@@ -76,16 +76,18 @@ function numberNudge(context: string, digits: string): SqlTokenNudge | undefined
   return { bias: COPY_BIAS, favours: (t) => (closable && !/^[0-9]/.test(t)) || startsOneOf(longer, t) };
 }
 
-/** After FROM or JOIN: a listed table (or a subquery). `typed` is what is written of the name so far, undefined before the space. */
+/** After FROM or JOIN: a listed table. `typed` is what is written of the name so far, undefined before the space. */
 function tableNudge(context: string, typed: string | undefined): SqlTokenNudge | undefined {
   const listed = [...context.matchAll(/^Tables: (.*)$/gm)].at(-1)?.[1];
   if (!listed) return undefined;
+  // Before the space the next token brings it (` customer`); after it, the rest of the name.
   const pad = typed === undefined ? ' ' : '';
+  const written = typed ?? '';
   const rests = listed
     .split(',')
     .map((t) => t.trim())
-    .filter((t) => t.length > 0 && t.startsWith(typed ?? ''))
-    .map((t) => pad + t.slice((typed ?? '').length));
+    .filter((t) => t.length > 0 && t.startsWith(written))
+    .map((t) => pad + t.slice(written.length));
   if (rests.length === 0) return undefined;
   return {
     bias: TABLE_BIAS,

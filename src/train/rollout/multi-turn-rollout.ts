@@ -11,6 +11,7 @@ import type { GenerationCache, TrainablePolicy } from '../policy/trainable-polic
 import type { Episode, TurnRecord } from './episode.js';
 import { openingMessages, promptToolsOf, resetOptionsOf, type EpisodeSpec, type RolloutTask } from './rollout-task.js';
 import { TrainError } from '../train-error.js';
+import type { DecodingGuide } from '../../lm/compute/decoding-guide.js';
 
 /** Limits and sampling settings of a rollout. */
 export interface RolloutOptions {
@@ -27,6 +28,19 @@ export interface RolloutOptions {
 
 /** When a task's decoding guide applies: never, in evaluation episodes only, or in GRPO's rollouts too. */
 export type GuidedDecoding = 'off' | 'evaluation' | 'always';
+
+/**
+ * The task's decoding guide where `options.guidedDecoding` applies it to episodes of this purpose, else undefined.
+ *
+ * @example
+ * ```ts
+ * guideOf(task, { ...rollout, guidedDecoding: 'evaluation' }, 'training'); // undefined: GRPO's rollouts stay unguided
+ * ```
+ */
+export function guideOf<Obs>(task: RolloutTask<Obs>, options: Pick<RolloutOptions, 'guidedDecoding'>, purpose: 'training' | 'evaluation'): DecodingGuide | undefined {
+  const guidance = options.guidedDecoding ?? 'off';
+  return guidance === 'always' || (guidance === 'evaluation' && purpose === 'evaluation') ? task.decodingGuide : undefined;
+}
 
 /** One episode to run: the env instance it owns for the duration and where to start it. */
 export interface EpisodeJob<Obs> {
@@ -132,8 +146,7 @@ export async function rolloutEpisodes<Obs>(
 ): Promise<Episode[]> {
   const codec = policy.codec;
   const continueTurns = (options.continueTurns ?? true) && options.maxTurns > 1;
-  const guidance = options.guidedDecoding ?? 'off';
-  const guide = guidance === 'always' || (guidance === 'evaluation' && purpose === 'evaluation') ? task.decodingGuide : undefined;
+  const guide = guideOf(task, options, purpose);
   const running: Running<Obs>[] = [];
   for (const job of jobs) {
     const [obs, info] = await job.env.reset(resetOptionsOf(job.spec));

@@ -62,6 +62,12 @@ export interface SqlEnvOptions {
    * of venue.country: 'Spain', 'Japan', 'Sweden'.` Default true; false shows the bare result.
    */
   valueHints?: boolean;
+  /**
+   * List each table's column names in every observation (`Columns: singer(id, name, age); concert(…)`), as
+   * text-to-SQL prompts commonly give the schema: the agent can write a query without describing first. Default
+   * false: the observation names the tables, and `describe` shows their columns.
+   */
+  listColumns?: boolean;
   /** Only `'ansi'`: `render()` returns the observation as text. */
   renderMode?: 'ansi';
 }
@@ -153,8 +159,10 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     const question = this.pickQuestion(dataset, options.options ?? {});
     const dbPath = dataset.dbPath(question.dbId);
     const gold = await dataset.goldResult(question);
-    const tables = this.readers.get(dbPath).tables();
-    this.episode = new EpisodeState(question, { sql: question.goldSql, rows: gold.rows }, dbPath, tables, this.stepBudget);
+    const reader = this.readers.get(dbPath);
+    const tables = reader.tables();
+    const columns = this.options.listColumns ? tables.map((t) => reader.describe(t).columns.map((c) => c.name).join(', ')) : [];
+    this.episode = new EpisodeState(question, { sql: question.goldSql, rows: gold.rows }, dbPath, tables, this.stepBudget, columns);
     const info: Info = { question_id: question.id, db_id: question.dbId, difficulty: question.difficulty ?? null, step_budget: this.stepBudget };
     return [this.episode.observation(), info];
   }

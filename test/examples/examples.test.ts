@@ -4,7 +4,7 @@ import { runVectorRollout } from '../../examples/vector-rollout.js';
 
 describe('examples/custom-agent.ts', () => {
   it('answers counting questions by querying the table the question names', () => {
-    const obs = { question: 'How many singers are there?', evidence: '', dbId: 'x', tables: ['concert', 'singers'], schema: '', result: '', error: '', step: 0, budgetRemaining: 10, history: [] };
+    const obs = { question: 'How many singers are there?', evidence: '', dbId: 'x', tables: ['concert', 'singers'], columns: [], schema: '', result: '', error: '', step: 0, budgetRemaining: 10, history: [] };
     expect(countingAgent(obs)).toEqual({ name: 'query', arguments: { sql: 'SELECT COUNT(*) FROM "singers"' } });
     expect(countingAgent({ ...obs, step: 1, result: '| COUNT(*) |\n| 42 |\n(1 row)' })).toEqual({ name: 'answer', arguments: { value: '42' } });
   });

@@ -16,6 +16,11 @@ describe('nudgedLogits', () => {
     expect([...out]).toEqual([11, 2, 3, 14]);
     expect([...logits]).toEqual([1, 2, 3, 4]);
   });
+
+  it('adds up the biases of several nudges where more than one favours a token', () => {
+    const nudges = [{ bias: 10, favours: (t: string) => t.startsWith('a') }, { bias: 1, favours: (t: string) => t.endsWith('b') }];
+    expect([...nudgedLogits(new Float32Array([1, 2, 3, 4]), nudges, ['ab', 'b', '', 'a'])]).toEqual([12, 3, 3, 14]);
+  });
 });
 
 describe('generate with a decoding guide', () => {

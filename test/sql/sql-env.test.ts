@@ -257,6 +257,23 @@ describe('SQLEnv episodes', () => {
     await bird.close();
   });
 
+  it('lists each table\'s columns in every observation with listColumns, and none by default', async () => {
+    const plain = envWith();
+    const [before] = await plain.reset({ options: { questionId: COUNT_QUESTION } });
+    expect(before.columns).toEqual([]);
+    expect(renderObservation(before)).not.toContain('Columns:');
+    await plain.close();
+    const env = envWith({ listColumns: true });
+    const [obs] = await env.reset({ options: { questionId: COUNT_QUESTION } });
+    expect(obs.columns).toHaveLength(obs.tables.length);
+    expect(obs.columns[obs.tables.indexOf('singer')]).toMatch(/^singer_id, name, /);
+    expect(env.observationSpace.contains(obs)).toBe(true);
+    expect(renderObservation(obs)).toMatch(/^Tables: stadium, singer, concert\n\nColumns: stadium\(stadium_id, [^)]*\); singer\(singer_id, name, [^)]*\); concert\(/m);
+    const [next] = await env.step({ name: 'query', arguments: { sql: 'SELECT count(*) FROM singer' } });
+    expect(next.columns).toEqual(obs.columns);
+    await env.close();
+  });
+
   it('caps observation text so observations stay in their space', () => {
     expect(capObservationText('abc', 10)).toBe('abc');
     const cut = capObservationText('x'.repeat(100), 60);

@@ -28,6 +28,8 @@ def render_text(result: StepResult) -> str:
         lines.append(f"Question: {obs['question']}")
     if obs.get("tables"):
         lines.append("Tables: " + ", ".join(str(t) for t in obs["tables"]))
+        if obs.get("columns"):
+            lines.append("Columns: " + "; ".join(f"{t}({c})" for t, c in zip(obs["tables"], obs["columns"])))
     if obs.get("error"):
         lines.append(f"Error: {_as_text(obs['error'])}")
     result = obs.get("result")

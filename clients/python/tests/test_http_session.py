@@ -22,6 +22,9 @@ class RenderTextTest(unittest.TestCase):
         self.assertIn("Question: How many?", text)
         self.assertIn("n\n3", text)
         self.assertIn("(3 rows, 1 shown)", text)
+        self.assertNotIn("Columns:", text)
+        listed = render_text(StepResult(observation={**obs, "tables": ["t", "u"], "columns": ["id, n", "x"]}, reward=0.0, done=False))
+        self.assertIn("Tables: t, u\nColumns: t(id, n); u(x)", listed)
 
 
 class HttpSessionTest(unittest.TestCase):

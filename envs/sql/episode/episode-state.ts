@@ -50,6 +50,8 @@ export class EpisodeState {
     readonly dbPath: string,
     readonly tables: readonly string[],
     readonly stepBudget: number,
+    /** Each table's column names (`'id, name'`), in the order of `tables`, when the env lists them; else empty. */
+    readonly columns: readonly string[] = [],
   ) {}
 
   /** The gold result profiled for Φ, built on the first query of the episode and kept. */
@@ -99,6 +101,7 @@ export class EpisodeState {
       evidence: this.question.evidence ?? '',
       dbId: this.question.dbId,
       tables: [...this.tables],
+      columns: [...this.columns],
       schema: capObservationText([...this.described.values()].join('\n\n')),
       result: capObservationText(this.result),
       error: this.error,

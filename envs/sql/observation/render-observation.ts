@@ -1,8 +1,8 @@
 import type { SqlObservation } from './sql-observation.js';
 
 /**
- * The observation as text for a language model: the question, the tables, what has been
- * described, the last result or error, and the budget. Empty sections are left out.
+ * The observation as text for a language model: the question, the tables (and their columns, when
+ * listed), what has been described, the last result or error, and the budget. Empty sections are left out.
  *
  * @example
  * ```ts
@@ -14,6 +14,7 @@ export function renderObservation(obs: SqlObservation): string {
   const parts = [`Question: ${obs.question}`];
   if (obs.evidence) parts.push(`Evidence: ${obs.evidence}`);
   parts.push(`Database: ${obs.dbId}`, `Tables: ${obs.tables.join(', ')}`);
+  if (obs.columns.length > 0) parts.push(`Columns: ${obs.tables.map((t, i) => `${t}(${obs.columns[i] ?? ''})`).join('; ')}`);
   if (obs.schema) parts.push(`Schema (described so far):\n${obs.schema}`);
   if (obs.history.length > 0) parts.push(`History:\n${obs.history.join('\n')}`);
   if (obs.error) parts.push(`Error: ${obs.error}`);

@@ -22,6 +22,11 @@ export interface SqlObservation {
   dbId: string;
   /** Every table of the database. */
   tables: string[];
+  /**
+   * Each table's column names, in the order of `tables` (`'id, name, city'`), when the env lists
+   * them (`listColumns: true`); empty otherwise.
+   */
+  columns: string[];
   /** The tables described so far, as text (columns, keys, row counts), in the order described. */
   schema: string;
   /** The output of the last action: a table, a description, or a confirmation; empty after an error. */
@@ -73,6 +78,7 @@ export function sqlObservationSpace(stepBudget: number) {
     evidence: line(),
     dbId: new Text({ maxLength: 1_000, minLength: 0, charset: 'any' }),
     tables: new Sequence(new Text({ maxLength: 1_000, minLength: 0, charset: 'any' })),
+    columns: new Sequence(line()),
     schema: text(),
     result: text(),
     error: line(),

@@ -13,7 +13,8 @@ export interface TokenNudge {
 
 /**
  * Reads a row's prompt and the text it has generated so far in this call, and returns the nudge
- * for its next token, or undefined for none. Pure: the same texts give the same nudge.
+ * for its next token — or several, whose biases add up where more than one favours a token — or
+ * undefined for none. Pure: the same texts give the same nudges.
  *
  * @example
  * ```ts
@@ -22,10 +23,11 @@ export interface TokenNudge {
  *   (text.split("'").length - 1) % 2 === 1 ? { bias: 4, favours: (t) => prompt.includes(text.slice(text.lastIndexOf("'") + 1) + t) } : undefined;
  * ```
  */
-export type DecodingGuide = (promptText: string, generatedText: string) => TokenNudge | undefined;
+export type DecodingGuide = (promptText: string, generatedText: string) => TokenNudge | readonly TokenNudge[] | undefined;
 
 /**
- * The logits with `nudge` applied: a copy, `bias` added where the token's text is favoured.
+ * The logits with `nudge` applied: a copy, `bias` added where the token's text is favoured (each
+ * nudge's, for several).
  * `tokenTexts[id]` is token `id` decoded alone ('' for tokens that favour nothing, such as special
  * tokens, which are never nudged).
  *
@@ -34,11 +36,13 @@ export type DecodingGuide = (promptText: string, generatedText: string) => Token
  * nudgedLogits(new Float32Array([0, 0]), { bias: 2, favours: (t) => t === 'b' }, ['a', 'b']); // [0, 2]
  * ```
  */
-export function nudgedLogits(logits: Float32Array, nudge: TokenNudge, tokenTexts: readonly string[]): Float32Array {
+export function nudgedLogits(logits: Float32Array, nudge: TokenNudge | readonly TokenNudge[], tokenTexts: readonly string[]): Float32Array {
   const out = Float32Array.from(logits);
-  for (let id = 0; id < out.length; id++) {
-    const text = tokenTexts[id];
-    if (text && nudge.favours(text)) out[id] = out[id]! + nudge.bias;
+  for (const n of Array.isArray(nudge) ? (nudge as readonly TokenNudge[]) : [nudge as TokenNudge]) {
+    for (let id = 0; id < out.length; id++) {
+      const text = tokenTexts[id];
+      if (text && n.favours(text)) out[id] = out[id]! + n.bias;
+    }
   }
   return out;
 }

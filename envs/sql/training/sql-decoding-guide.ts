@@ -12,7 +12,9 @@
  *   not favoured: for models that write them, `rollout.guidedDecoding: "off"`);
  * - elsewhere in a query, where the conversation shows every table's columns (SQLEnv's `listColumns`, or
  *   every table described), a word of the query stays a name the schema has, a keyword or function of
- *   SQLite, or an alias the query defines: PICARD's check that a query names only what exists.
+ *   SQLite, or an alias the query defines: PICARD's check that a query names only what exists;
+ * - in an answer's SQL, while it repeats the latest query that ran, that query's continuation, on top of
+ *   the nudges above: the protocol SFT teaches (answer with the query whose result you saw).
  *
  * The guide reads only what the policy sees: the conversation from the first observation on.
  */

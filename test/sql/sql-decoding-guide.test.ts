@@ -89,6 +89,9 @@ describe('sqlDecodingGuide', () => {
       // A word ends only where it is whole.
       expect(known(where + 'loyalty', [' =', '_tier', ','])).toEqual(['_tier']);
       expect(known(sql('SELECT count'), ['(*)', '(', 'er'])).toEqual(['(*)', '(']);
+      // SQLite's other words: window and math functions, collations, type names.
+      expect(known(sql('SELECT '), ['ROW_NUMBER', 'strftime', 'ROUND', 'julianday', 'Zap'])).toEqual(['ROW_NUMBER', 'strftime', 'ROUND', 'julianday']);
+      expect(known(sql('SELECT name FROM customer ORDER BY name COLLATE '), ['NOCASE', 'CAST', 'CASTLE'])).toEqual(['NOCASE', 'CAST']);
       expect(known(sql('SELECT T1.'), ['name', 'nam', 'nme'])).toEqual(['name', 'nam']);
       expect(known(sql('SELECT c.name FROM customer AS c WHERE c'), ['.', 'x'])).toEqual(['.']);
       // An alias being defined is free, as is an answer's SQL checked like a query's.

@@ -157,22 +157,40 @@ function identifierNudge(context: string, sql: string): SqlTokenNudge | undefine
   if (word === '' && /[A-Za-z0-9_]$/.test(sql)) return undefined;
   const aliases = [...sql.matchAll(/\bAS\s+([A-Za-z_][A-Za-z0-9_]*)/gi)].map((m) => m[1]!.toLowerCase());
   const words = byFirstChar([...new Set([...names, ...SQL_WORDS, ...aliases])]);
-  const whole = (w: string) => /^t[0-9]+$/.test(w) || (words.get(w[0]!)?.includes(w) ?? false);
-  const prefix = (w: string) => /^t[0-9]*$/.test(w) || startsOneOf(words, w);
+  // `T1`, `T2`… are the aliases Spider's SQL style uses before it defines them.
+  const alias = (w: string, digitsNeeded: boolean) => w[0] === 't' && (digitsNeeded ? /^t[0-9]+$/ : /^t[0-9]*$/).test(w);
+  const whole = (w: string) => alias(w, true) || (words.get(w[0]!)?.includes(w) ?? false);
+  const prefix = (w: string) => alias(w, false) || startsOneOf(words, w);
+  // Asked about every token of the vocabulary at each step: character codes, not regular expressions.
   return {
     bias: IDENTIFIER_BIAS,
     favours: (token) => {
-      const t = token.toLowerCase();
       if (word !== '') {
-        const run = /^[a-z0-9_]*/.exec(t)![0];
-        return run.length === t.length ? prefix(word + run) : whole(word + run);
+        const end = wordEnd(token, 0);
+        const stem = word + token.slice(0, end).toLowerCase();
+        return end === token.length ? prefix(stem) : whole(stem);
       }
       // At a word boundary: a token that starts no word (an operator, a number, a quote) is free.
-      const m = /^([^a-z0-9_'"]*)([a-z_][a-z0-9_]*)/.exec(t);
-      if (!m) return true;
-      return m[0].length === t.length ? prefix(m[2]!) : whole(m[2]!);
+      let start = 0;
+      while (start < token.length && !isAsciiWordCode(token.charCodeAt(start)) && !isQuoteCode(token.charCodeAt(start))) start++;
+      const first = token.charCodeAt(start);
+      if (start === token.length || isQuoteCode(first) || (first >= 48 && first <= 57)) return true;
+      const end = wordEnd(token, start);
+      const w = token.slice(start, end).toLowerCase();
+      return end === token.length ? prefix(w) : whole(w);
     },
   };
+}
+
+/** Letters, digits and `_` (ASCII): what an unquoted SQL name is made of here. */
+const isAsciiWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+const isQuoteCode = (c: number): boolean => c === 39 || c === 34;
+
+/** Where the run of name characters that starts at `from` ends. */
+function wordEnd(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && isAsciiWordCode(text.charCodeAt(i))) i++;
+  return i;
 }
 
 /** The SQL of a query or SQL answer being written (an open JSON string that starts with SELECT or WITH), or undefined. */

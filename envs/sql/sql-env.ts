@@ -1,6 +1,7 @@
 import { Env, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../src/gym/env.js';
 import { ToolCallSpace, type ToolCall } from '../../src/gym/spaces/tool-call.js';
 import { ResetNeeded } from '../../src/gym/wrappers/order-enforcing.js';
+import { closestMatches } from '../../src/base/edit-distance.js';
 import { SqlActionParser } from './actions/action-parser.js';
 import { actionText } from './actions/action-text.js';
 import type { ActionMode, ActionRepair, ParsedSqlAction, SqlActionError, SqlErrorType } from './actions/action-types.js';
@@ -82,6 +83,19 @@ export interface SqlResetOptions {
 
 const DEFAULT_STEP_BUDGET = 10;
 
+/** Every option SQLEnv reads (the compiler checks the list against SqlEnvOptions): a misspelt kwarg is refused, not ignored. */
+const OPTION_NAMES = Object.keys({
+  dataset: 0, split: 0, stepBudget: 0, actionMode: 0, answerMode: 0, reward: 0, judge: 0, queryLimits: 0,
+  pool: 0, queryCache: 0, valueHints: 0, listColumns: 0, renderMode: 0,
+} satisfies Record<keyof SqlEnvOptions, 0>);
+
+/** The options' names that SQLEnv does not know, each with the closest known name. */
+function unknownOptions(options: object): string[] {
+  return Object.keys(options)
+    .filter((k) => !OPTION_NAMES.includes(k))
+    .map((k) => `"${k}" (did you mean "${closestMatches(k, OPTION_NAMES, 1)[0]}"?)`);
+}
+
 /**
  * SQLEnv: answer a question about a SQLite database with four tools — `describe`, `sample`,
  * `query` (read-only, sandboxed, time-limited) and `answer` — under a step budget, with dense
@@ -132,6 +146,8 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
   constructor(options: SqlEnvOptions = {}) {
     super();
     this.options = options;
+    const unknown = unknownOptions(options);
+    if (unknown.length > 0) throw new SqlEnvError(`unknown SQLEnv option ${unknown.join(', ')}; SQLEnv reads ${OPTION_NAMES.join(', ')}`);
     this.stepBudget = options.stepBudget ?? DEFAULT_STEP_BUDGET;
     if (!Number.isInteger(this.stepBudget) || this.stepBudget < 1) {
       throw new SqlEnvError(`stepBudget must be a positive integer, got ${String(options.stepBudget)}`);

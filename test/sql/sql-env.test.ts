@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkEnv, make } from '../../src/gym/index.js';
-import { QueryResultCache, SQLEnv, SqlDataset, SqlEnvError, capObservationText, SQL_ERROR_TYPES, renderObservation, type SqlErrorType } from '../../envs/sql/index.js';
+import { QueryResultCache, SQLEnv, SqlDataset, SqlEnvError, type SqlEnvOptions, capObservationText, SQL_ERROR_TYPES, renderObservation, type SqlErrorType } from '../../envs/sql/index.js';
 import { useFixtureEnv } from './fixture-env.js';
 
 let dbHash: string;
@@ -287,6 +287,8 @@ describe('SQLEnv episodes', () => {
     expect(env.render()).toBe(renderObservation(obs));
     expect(env.render()).toContain('Question: How many singers are there?');
     expect(() => new SQLEnv({ renderMode: 'human' as 'ansi' })).toThrow(SqlEnvError);
+    // A misspelt option (a kwarg from JSON or Python) is refused with the name it was meant to be, not ignored.
+    expect(() => new SQLEnv({ listColumn: true } as SqlEnvOptions)).toThrow(/unknown SQLEnv option "listColumn" \(did you mean "listColumns"\?\); SQLEnv reads dataset, split, /);
     await env.close();
   });
 });

@@ -124,14 +124,14 @@ const SQL_WORDS = (
   'trigger unbounded union unique update using vacuum values view virtual when where window with without true false rowid ' +
   'abs avg changes char coalesce concat concat_ws count date datetime format group_concat hex ifnull iif instr julianday length likelihood ' +
   'lower ltrim max min nullif printf quote random round rtrim sign strftime string_agg substr substring sum time total trim typeof ' +
-  'unicode unixepoch upper integer int real text numeric blob float varchar double boolean datetime ' +
+  'unicode unixepoch upper integer int real text numeric blob float varchar double boolean ' +
   'nocase binary likely unlikely soundex zeroblob randomblob last_insert_rowid total_changes sqlite_version ' +
   'row_number rank dense_rank percent_rank cume_dist ntile lag lead first_value last_value nth_value ' +
   'acos acosh asin asinh atan atan2 atanh ceil ceiling cos cosh degrees exp floor ln log log10 log2 mod pi pow power radians sin sinh sqrt tan tanh trunc ' +
   'json json_array json_array_length json_extract json_group_array json_group_object json_object json_type json_valid json_each json_tree'
 ).split(' ');
 
-/** The columns the conversation shows (lower case): a `Columns:` line, described tables; undefined unless every listed table's are shown. */
+/** The listed tables and the columns the conversation shows (lower case: a `Columns:` line, described tables); undefined unless every listed table's columns are shown. */
 function knownNames(context: string): string[] | undefined {
   const listed = lastLine(context, 'Tables: ');
   if (!listed) return undefined;

@@ -34,8 +34,9 @@ function cellText(value: unknown): string {
 }
 
 /**
- * Render a table description as text for the observation's `schema`:
- * `singer (6 rows): singer_id INTEGER PK, name TEXT, ...; FK concert.stadium_id → stadium.stadium_id`.
+ * Render a table description as text for the observation's `schema`: a `TABLE singer (6 rows)` line,
+ * then one indented line per column (`  singer_id INTEGER PRIMARY KEY`) and per foreign key
+ * (`  FOREIGN KEY stadium_id → stadium.stadium_id`).
  *
  * @example
  * ```ts

@@ -193,16 +193,23 @@ function wordEnd(text: string, from: number): number {
   return i;
 }
 
+/** The JSON string value still being written at the end of `generatedText` (`"key": "text…`), with its key, or undefined. */
+function openString(generatedText: string): { key: string; text: string } | undefined {
+  const m = /"([^"\\]*)"\s*:\s*"((?:[^"\\]|\\.)*)$/.exec(generatedText);
+  return m ? { key: m[1]!, text: m[2]! } : undefined;
+}
+
 /** The SQL of a query or SQL answer being written (an open JSON string that starts with SELECT or WITH), or undefined. */
 function openSql(generatedText: string): string | undefined {
-  const open = /"\s*:\s*"((?:[^"\\]|\\.)*)$/.exec(generatedText)?.[1];
+  const open = openString(generatedText)?.text;
   return open !== undefined && /^\s*(?:SELECT|WITH)\b/i.test(open) ? open : undefined;
 }
 
 /** In an answer's value, while it has repeated the conversation's latest query so far: that query's next characters (and the string's end). */
 function repeatNudge(context: string, generatedText: string): SqlTokenNudge | undefined {
-  const answer = /"value"\s*:\s*"((?:[^"\\]|\\.)*)$/.exec(generatedText)?.[1];
-  if (answer === undefined) return undefined;
+  const open = openString(generatedText);
+  if (open?.key !== 'value') return undefined;
+  const answer = open.text;
   const latest = [...context.matchAll(/"sql"\s*:\s*"((?:[^"\\]|\\.)*)"/g)].at(-1);
   const query = latest?.[1];
   if (query === undefined || !query.startsWith(answer)) return undefined;

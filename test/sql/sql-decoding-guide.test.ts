@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COPY_BIAS, IDENTIFIER_BIAS, REPEAT_BIAS, TABLE_BIAS, sqlDecodingGuide } from '../../envs/sql/training/sql-decoding-guide.js';
+import { COLUMN_COPY_BIAS, COPY_BIAS, IDENTIFIER_BIAS, REPEAT_BIAS, TABLE_BIAS, TABLE_COPY_BIAS, sqlDecodingGuide } from '../../envs/sql/training/sql-decoding-guide.js';
 
 const prompt = [
   '<|im_start|>system\nYou answer questions. Question: not this one, Zebra 77.<|im_end|>',
@@ -41,9 +41,18 @@ describe('sqlDecodingGuide', () => {
     expect(sqlDecodingGuide(prompt, sql('SELECT t1'))).toBeUndefined();
   });
 
-  it('after FROM or JOIN, favours the listed tables, strongly', () => {
+  it('after FROM or JOIN, favours the listed tables, strongly, and more gently those the question names', () => {
     const from = sql('SELECT COUNT(*) FROM');
-    expect(biases(prompt, from)).toEqual([TABLE_BIAS]);
+    expect(biases(prompt, from)).toEqual([TABLE_BIAS, TABLE_COPY_BIAS]);
+    expect(nudges(prompt, from).map((n) => [' customer', ' cust', ' orders', ' product'].filter((t) => n.favours(t)))).toEqual([[' customer', ' cust', ' orders', ' product'], [' customer', ' cust']]);
+    // Plurals, and names with underscores written as words; a question that names no table gets the constraint alone.
+    const asking = (question: string) => `Question: ${question}\n\nTables: category, order_item, reading, box`;
+    const named = (question: string) => nudges(asking(question), from)[1] === undefined ? [] : [' category', ' order_item', ' reading', ' box'].filter((t) => nudges(asking(question), from)[1]!.favours(t));
+    expect(named('How many readings are there?')).toEqual([' reading']);
+    expect(named('List the categories and their boxes.')).toEqual([' category', ' box']);
+    expect(named('Count the order items.')).toEqual([' order_item']);
+    expect(named('How many readers?')).toEqual([]);
+    expect(biases(asking('How many?'), from)).toEqual([TABLE_BIAS]);
     expect(favoured(from, [' customer', ' cust', ' order', ' patient', ' product'])).toEqual([' customer', ' cust', ' order', ' product']);
     expect(favoured(sql('SELECT * FROM customer AS T1 JOIN ord'), ['ers', 'er_item', 'er', 'inal'])).toEqual(['ers', 'er_item', 'er']);
     // A whole table name may end there; a longer one may go on.
@@ -67,7 +76,7 @@ describe('sqlDecodingGuide', () => {
     expect(biases(context, answer('SELECT COUNT(*) '))).toEqual([REPEAT_BIAS]);
     expect(['FROM', 'WHERE', 'FR'].filter((t) => favours(context, answer('SELECT COUNT(*) '), t))).toEqual(['FROM', 'FR']);
     // With the table nudge after FROM, and the literal nudge inside a value: both speak, and their biases add up.
-    expect(biases(context, answer('SELECT COUNT(*) FROM'))).toEqual([REPEAT_BIAS, TABLE_BIAS]);
+    expect(biases(context, answer('SELECT COUNT(*) FROM'))).toEqual([REPEAT_BIAS, TABLE_BIAS, TABLE_COPY_BIAS]);
     const literal = answer("SELECT COUNT(*) FROM orders WHERE status = 'B");
     expect(biases(context, literal)).toEqual([REPEAT_BIAS, COPY_BIAS]);
     expect(nudges(context, literal).map((n) => ['lues', 'ock'].filter((t) => n.favours(t)))).toEqual([['lues'], ['lues']]);
@@ -83,12 +92,16 @@ describe('sqlDecodingGuide', () => {
 
     it('keeps each word of a query a column, a table, a keyword or function, or an alias the query defines', () => {
       const where = sql('SELECT COUNT(*) FROM customer WHERE ');
-      expect(biases(listed, where)).toEqual([IDENTIFIER_BIAS]);
+      // The question names two columns ("loyalty tier", "points"): the gentler column nudge speaks too.
+      expect(biases(listed, where)).toEqual([IDENTIFIER_BIAS, COLUMN_COPY_BIAS]);
       expect(known(where, ['points', ' points', 'loyal', 'level', 'patient', 'NOT', ' (', "'", '5'])).toEqual(['points', ' points', 'loyal', 'NOT', ' (', "'", '5']);
       expect(known(where + 'loyal', ['ty_tier', 'ty', 'ty_level', ' ', '_tier'])).toEqual(['ty_tier', 'ty']);
       // A word ends only where it is whole.
       expect(known(where + 'loyalty', [' =', '_tier', ','])).toEqual(['_tier']);
       expect(known(sql('SELECT count'), ['(*)', '(', 'er'])).toEqual(['(*)', '(']);
+      // A token that finishes one word and writes another: both are checked (` patient` after `WHERE` used to pass).
+      expect(known(sql('SELECT COUNT(*) FROM customer WHERE'), [' points', ' patient', ' =', ' loyal'])).toEqual([' points', ' =', ' loyal']);
+      expect(known(sql('SELECT na'), ['me,', 'me, points', 'me, pts', 'me pts'])).toEqual(['me,', 'me, points']);
       // SQLite's other words: window and math functions, collations, type names.
       expect(known(sql('SELECT '), ['ROW_NUMBER', 'strftime', 'ROUND', 'julianday', 'Zap'])).toEqual(['ROW_NUMBER', 'strftime', 'ROUND', 'julianday']);
       expect(known(sql('SELECT name FROM customer ORDER BY name COLLATE '), ['NOCASE', 'CAST', 'CASTLE'])).toEqual(['NOCASE', 'CAST']);
@@ -110,6 +123,43 @@ describe('sqlDecodingGuide', () => {
       expect(sqlDecodingGuide(described(['customer', 'orders']), sql('SELECT '))).toBeUndefined();
       const all = described(['customer', 'order_item', 'orders', 'product']);
       expect(['product_label', 'points', 'label'].filter((t) => favours(all, sql('SELECT '), t))).toEqual(['product_label']);
+    });
+
+    it('where the question names a shown column, favours it gently where the query names a column', () => {
+      const column = (generated: string) => nudges(listed, generated).find((n) => n.bias === COLUMN_COPY_BIAS);
+      const favouredColumns = (generated: string, tokens: readonly string[]) => tokens.filter((t) => column(generated)?.favours(t) ?? false);
+      expect(favouredColumns(sql('SELECT '), ['loyalty_tier', 'loy', 'points', 'name', 'COUNT', ' ('])).toEqual(['loyalty_tier', 'loy', 'points']);
+      expect(favouredColumns(sql('SELECT COUNT(*) FROM customer WHERE'), [' points', ' name'])).toEqual([' points']);
+      expect(favouredColumns(sql('SELECT MAX'), ['(points', '(name', 'points'])).toEqual(['(points']);
+      expect(favouredColumns(sql('SELECT name, loy'), ['alty_tier', 'al'])).toEqual(['alty_tier', 'al']);
+      // Not where a column does not come next.
+      expect(favouredColumns(sql('SELECT COUNT(*) FROM customer WHERE points > 3 '), ['points', 'AND'])).toEqual([]);
+      expect(favouredColumns(sql('SELECT points '), ['points'])).toEqual([]);
+      // A column named by its first part ("weight" for weight_kg), not by a shorter one.
+      const shipment = 'Question: Which shipments weigh less than the others, by weight?\n\nTables: shipment\n\nColumns: shipment(id, weight_kg, id_code)';
+      expect([nudges(shipment, sql('SELECT '))].flat().find((n) => n.bias === COLUMN_COPY_BIAS)?.favours('weight_kg')).toBe(true);
+    });
+  });
+
+  describe('where an unknown-column error listed some tables\' columns', () => {
+    const failed = prompt.replace(
+      '<|im_start|>assistant\n',
+      `<|im_start|>assistant\n${sql("SELECT id FROM orders WHERE state = 'x'")}"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\nError: no such column: state. Columns of orders: id, customer_id, status; of order_item: id, qty and 3 more; write text values in single quotes: 'Paris'.\n</tool_response><|im_end|>\n<|im_start|>assistant\n`,
+    );
+    const answer = (text: string) => `<tool_call>\n{"name": "answer", "arguments": {"value":"${text}`;
+    const checked = (generated: string, tokens: readonly string[]) => tokens.filter((t) => favours(failed, generated, t));
+
+    it('checks a rewrite that names only those tables, with their columns', () => {
+      // (The question's "customer" names `customer_id` by its first part: the column nudge speaks too.)
+      expect(biases(failed, answer('SELECT id FROM orders WHERE '))).toEqual([IDENTIFIER_BIAS, COLUMN_COPY_BIAS]);
+      expect(checked(answer('SELECT id FROM orders WHERE '), ['status', 'state', 'customer_id'])).toEqual(['status', 'customer_id']);
+      // Before its FROM, the rewrite is taken to use the failed query's tables.
+      expect(checked(answer('SELECT '), ['id', 'title'])).toEqual(['id']);
+    });
+
+    it('says nothing once the query names a table whose columns were not listed, or listed only in part', () => {
+      expect(sqlDecodingGuide(failed, answer('SELECT title FROM product WHERE '))).toBeUndefined();
+      expect(sqlDecodingGuide(failed, answer('SELECT qty FROM order_item WHERE '))).toBeUndefined();
     });
   });
 });

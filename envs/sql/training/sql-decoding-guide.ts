@@ -3,16 +3,21 @@
  * schema-checked decoding for text-to-SQL): while a policy writes SQL, copies from the conversation
  * are favoured over spellings from memory. A small model knows *that* the question's name goes into
  * the `WHERE` clause and *which* of the listed tables it needs far more often than it can spell
- * either (docs/train.md, Attempt 13):
+ * either (docs/train.md, Attempts 13–15):
  *
  * - inside a string literal, tokens that continue a word sequence of the conversation (the question,
  *   the results and hints, earlier queries), or close the literal where such a sequence ends;
  * - inside a number, digits that continue a number of the conversation;
  * - after `FROM` or `JOIN`, one of the tables the observation lists (a subquery there, `FROM (SELECT …`, is
- *   not favoured: for models that write them, `rollout.guidedDecoding: "off"`);
+ *   not favoured: for models that write them, `rollout.guidedDecoding: "off"`), and more gently one the
+ *   question names ("How many readings…" → `reading`);
  * - elsewhere in a query, where the conversation shows every table's columns (SQLEnv's `listColumns`, or
  *   every table described), a word of the query stays a name the schema has, a keyword or function of
- *   SQLite, or an alias the query defines: PICARD's check that a query names only what exists;
+ *   SQLite, or an alias the query defines: PICARD's check that a query names only what exists. Where it
+ *   shows only some tables' columns (an unknown-column error lists those of the tables the query named),
+ *   the check holds while the query names only those tables: the rewrite after such an error;
+ * - where such a query names a column, more gently, a shown column the question names ("start date" →
+ *   `start_date`);
  * - in an answer's SQL, while it repeats the latest query that ran, that query's continuation, on top of
  *   the nudges above: the protocol SFT teaches (answer with the query whose result you saw).
  *
@@ -31,6 +36,10 @@ export const COPY_BIAS = 4;
 export const TABLE_BIAS = 100;
 /** Logit bias of a known word in a query (a column, a table, a keyword): in effect a constraint, as for tables. */
 export const IDENTIFIER_BIAS = 100;
+/** Logit bias of a listed table the question names, after FROM or JOIN, on top of {@link TABLE_BIAS} (chosen on `validation_unseen_db`: 8 and 100 tie, 4 loses; `validation` the same for each). */
+export const TABLE_COPY_BIAS = 8;
+/** Logit bias of a shown column the question names, where a query names a column (chosen on `validation_unseen_db`: 16 is two questions better on one seed, 32 and 100 lose the gain; 8 keeps a margin). */
+export const COLUMN_COPY_BIAS = 8;
 /** Logit bias of repeating the latest query in an SQL answer (chosen on `validation`: 4, 8 and 100 tie). */
 export const REPEAT_BIAS = 4;
 /** Continuations looked at, at most: a short literal prefix can start hundreds of words. */
@@ -93,23 +102,40 @@ function lastLine(context: string, label: string): string | undefined {
   return line?.split('<|')[0];
 }
 
-/** After FROM or JOIN: a listed table. `typed` is what is written of the name so far, undefined before the space. */
-function tableNudge(context: string, typed: string | undefined): SqlTokenNudge | undefined {
-  const listed = lastLine(context, 'Tables: ');
-  if (!listed) return undefined;
+/** The tables of the last `Tables: ` line, as listed. */
+function listedTables(context: string): string[] | undefined {
+  return lastLine(context, 'Tables: ')?.split(',').map((t) => t.trim()).filter((t) => t.length > 0);
+}
+
+/** Whether the question names `table` as a word: itself, its plural, or with spaces for underscores (`ticket_sale`: "ticket sales"). */
+function mentions(question: string, table: string): boolean {
+  const name = table.toLowerCase().replace(/_/g, ' ');
+  const forms = [name, `${name}s`, `${name}es`, ...(name.endsWith('y') ? [`${name.slice(0, -1)}ies`] : [])];
+  return forms.some((form) => {
+    for (let i = question.indexOf(form); i >= 0; i = question.indexOf(form, i + 1)) {
+      if (!isWordChar(question[i - 1]) && !isWordChar(question[i + form.length])) return true;
+    }
+    return false;
+  });
+}
+
+/**
+ * After FROM or JOIN: a listed table (a constraint), and among them, more gently, one the question names (a copy:
+ * "How many readings…" → `reading`). `typed` is what is written of the name so far, undefined before the space.
+ */
+function tableNudges(context: string, typed: string | undefined): SqlTokenNudge[] {
+  const listed = listedTables(context);
+  if (!listed) return [];
   // Before the space the next token brings it (` customer`); after it, the rest of the name.
   const pad = typed === undefined ? ' ' : '';
   const written = typed ?? '';
-  const rests = listed
-    .split(',')
-    .map((t) => t.trim())
-    .filter((t) => t.length > 0 && t.startsWith(written))
-    .map((t) => pad + t.slice(written.length));
-  if (rests.length === 0) return undefined;
-  return {
-    bias: TABLE_BIAS,
-    favours: (t) => rests.some((r) => (r.length > 0 ? r.startsWith(t) : !/^[A-Za-z0-9_]/.test(t))),
-  };
+  const restsOf = (tables: readonly string[]) => tables.filter((t) => t.startsWith(written)).map((t) => pad + t.slice(written.length));
+  const continuing = (rests: readonly string[]) => (t: string) => rests.some((r) => (r.length > 0 ? r.startsWith(t) : !/^[A-Za-z0-9_]/.test(t)));
+  const rests = restsOf(listed);
+  if (rests.length === 0) return [];
+  const question = (/^Question: (.*)$/m.exec(context)?.[1] ?? '').toLowerCase();
+  const named = restsOf(listed.filter((t) => mentions(question, t)));
+  return [{ bias: TABLE_BIAS, favours: continuing(rests) }, ...(named.length > 0 ? [{ bias: TABLE_COPY_BIAS, favours: continuing(named) }] : [])];
 }
 
 /** SQLite's keywords, its core, aggregate, date, window, math and JSON functions, collations and common type names (lower case): words of a query besides the schema's names. */
@@ -131,30 +157,65 @@ const SQL_WORDS = (
   'json json_array json_array_length json_extract json_group_array json_group_object json_object json_type json_valid json_each json_tree'
 ).split(' ');
 
-/** The listed tables and the columns the conversation shows (lower case: a `Columns:` line, described tables); undefined unless every listed table's columns are shown. */
-function knownNames(context: string): string[] | undefined {
-  const listed = lastLine(context, 'Tables: ');
-  if (!listed) return undefined;
+/**
+ * Each table's columns as the conversation shows them (lower case): the `Columns:` line, described tables, and the
+ * lists in unknown-column errors (`Columns of chef: id, name; of port: …`). A list cut short (`and 3 more`) is not one.
+ */
+function shownColumns(context: string): Map<string, string[]> {
   const columns = new Map<string, string[]>();
-  const line = lastLine(context, 'Columns: ');
-  for (const m of line?.matchAll(/([^;()]+)\(([^)]*)\)/g) ?? []) columns.set(m[1]!.trim().toLowerCase(), m[2]!.split(',').map((c) => c.trim()));
+  const lower = (names: readonly string[]) => names.map((n) => n.trim().toLowerCase());
+  for (const m of lastLine(context, 'Columns: ')?.matchAll(/([^;()]+)\(([^)]*)\)/g) ?? []) columns.set(m[1]!.trim().toLowerCase(), lower(m[2]!.split(',')));
   for (const m of context.matchAll(/^TABLE (\S+) \(.*\n((?: {2}\S.*(?:\n|$))+)/gm)) {
     const names = m[2]!.split('\n').filter((l) => l.startsWith('  ') && !l.startsWith('  FOREIGN KEY ')).map((l) => l.trim().split(' ')[0]!);
-    columns.set(m[1]!.toLowerCase(), names);
+    columns.set(m[1]!.toLowerCase(), lower(names));
   }
-  const tables = listed.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0);
-  if (!tables.every((t) => columns.has(t))) return undefined;
-  return [...tables, ...tables.flatMap((t) => columns.get(t)!)].map((n) => n.toLowerCase());
+  for (const m of context.matchAll(/Columns of (.*)$/gm)) {
+    for (const part of m[1]!.split('; ')) {
+      const table = /^(?:of )?([A-Za-z0-9_]+): (.*)$/.exec(part);
+      if (table && !/ and [0-9]+ more$/.test(table[2]!)) columns.set(table[1]!.toLowerCase(), lower(table[2]!.split(', ')));
+    }
+  }
+  return columns;
+}
+
+/** The tables a query names after FROM or JOIN so far (lower case). */
+function tablesNamed(sql: string): string[] {
+  return [...sql.matchAll(/\b(?:FROM|JOIN)\s+([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])/gi)].map((m) => m[1]!.toLowerCase());
+}
+
+/**
+ * The names a query may use (lower case): the listed tables and the shown columns — where every listed table's columns
+ * are shown, or, where only some are (an error listed them), while the tables the query names so far (before its FROM,
+ * those of the conversation's latest query, which it presumably rewrites) are all among those.
+ */
+function knownNames(context: string, sql: string): { tables: string[]; columns: string[] } | undefined {
+  const tables = listedTables(context)?.map((t) => t.toLowerCase());
+  if (!tables) return undefined;
+  const columns = shownColumns(context);
+  const known = (t: string) => columns.has(t);
+  if (!tables.every(known)) {
+    if (columns.size === 0) return undefined;
+    const named = tablesNamed(sql);
+    const scope = named.length > 0 ? named : tablesNamed(latestQuery(context)?.sql ?? '');
+    if (scope.length === 0 || !scope.every(known)) return undefined;
+  }
+  return { tables, columns: [...columns.values()].flat() };
 }
 
 /** Inside a query's SQL (outside literals): each word a known name, keyword or alias. `sql` is the query written so far. */
-function identifierNudge(context: string, sql: string): SqlTokenNudge | undefined {
+function identifierNudges(context: string, sql: string): SqlTokenNudge[] {
   // A double-quoted identifier (JSON-escaped) or an alias being defined is the query's own name.
-  if (sql.includes('\\"') || /\bAS\s+[A-Za-z0-9_]*$/i.test(sql)) return undefined;
-  const names = knownNames(context);
-  if (!names) return undefined;
+  if (sql.includes('\\"') || /\bAS\s+[A-Za-z0-9_]*$/i.test(sql)) return [];
+  const names = knownNames(context, sql);
+  if (!names) return [];
   const word = (/(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*$/.exec(sql)?.[0] ?? '').toLowerCase();
-  if (word === '' && /[A-Za-z0-9_]$/.test(sql)) return undefined;
+  if (word === '' && /[A-Za-z0-9_]$/.test(sql)) return [];
+  const named = columnNudge(context, sql, word, names.columns);
+  return [identifierCheck(sql, word, [...names.tables, ...names.columns]), ...(named ? [named] : [])];
+}
+
+/** The check itself: each word `sql` goes on to write (`word` is the one it is in) a name of `names`, a keyword or an alias. */
+function identifierCheck(sql: string, word: string, names: readonly string[]): SqlTokenNudge {
   const aliases = [...sql.matchAll(/\bAS\s+([A-Za-z_][A-Za-z0-9_]*)/gi)].map((m) => m[1]!.toLowerCase());
   const words = byFirstChar([...new Set([...names, ...SQL_WORDS, ...aliases])]);
   // `T1`, `T2`… are the aliases Spider's SQL style uses before it defines them.
@@ -165,19 +226,72 @@ function identifierNudge(context: string, sql: string): SqlTokenNudge | undefine
   return {
     bias: IDENTIFIER_BIAS,
     favours: (token) => {
-      if (word !== '') {
-        const end = wordEnd(token, 0);
-        const stem = word + token.slice(0, end).toLowerCase();
-        return end === token.length ? prefix(stem) : whole(stem);
-      }
-      // At a word boundary: a token that starts no word (an operator, a number, a quote) is free.
+      // Each word the token finishes must be whole (` title` after `WHERE` finishes `where` and writes `title`), and the word it ends in must start one.
+      let stem = word;
       let start = 0;
-      while (start < token.length && !isAsciiWordCode(token.charCodeAt(start)) && !isQuoteCode(token.charCodeAt(start))) start++;
-      const first = token.charCodeAt(start);
-      if (start === token.length || isQuoteCode(first) || (first >= 48 && first <= 57)) return true;
-      const end = wordEnd(token, start);
-      const w = token.slice(start, end).toLowerCase();
-      return end === token.length ? prefix(w) : whole(w);
+      for (;;) {
+        if (stem === '') {
+          // At a word boundary: what starts no word (an operator, a number, a quote) is free.
+          while (start < token.length && !isAsciiWordCode(token.charCodeAt(start)) && !isQuoteCode(token.charCodeAt(start))) start++;
+          const first = token.charCodeAt(start);
+          if (start === token.length || isQuoteCode(first) || (first >= 48 && first <= 57)) return true;
+        }
+        const end = wordEnd(token, start);
+        const w = stem + token.slice(start, end).toLowerCase();
+        if (end === token.length) return prefix(w);
+        if (!whole(w)) return false;
+        stem = '';
+        start = end;
+      }
+    },
+  };
+}
+
+/** Words after which a query names a column (besides `(` and `,`). */
+const COLUMN_POSITIONS = new Set(['select', 'where', 'and', 'or', 'by', 'on', 'distinct']);
+/** A query that ends where a column comes next. */
+const COLUMN_POSITION_BEFORE = new RegExp(`(?:\\b(?:${[...COLUMN_POSITIONS].join('|')})\\s+|[(,]\\s*)$`, 'i');
+
+/** Whether the question names `column`: as a whole (`start_date`: "start date"), or by its first part where it has several ("weight" for `weight_kg`). */
+function columnMentioned(question: string, column: string): boolean {
+  const first = column.split('_')[0]!;
+  return mentions(question, column) || (first !== column && first.length >= 4 && mentions(question, first));
+}
+
+/**
+ * Where a query names a column (after SELECT, WHERE, AND, OR, BY, ON, DISTINCT, `(` or `,`), a shown column the question
+ * names, gently: a copy, as for tables ("the most recent start date" → `start_date`). `word` is the one `sql` is in.
+ */
+function columnNudge(context: string, sql: string, word: string, columns: readonly string[]): SqlTokenNudge | undefined {
+  const question = (/^Question: (.*)$/m.exec(context)?.[1] ?? '').toLowerCase();
+  const mentioned = byFirstChar([...new Set(columns.filter((c) => columnMentioned(question, c)))]);
+  if (mentioned.size === 0) return undefined;
+  const before = sql.slice(0, sql.length - word.length);
+  const afterPosition = COLUMN_POSITION_BEFORE.test(before);
+  return {
+    bias: COLUMN_COPY_BIAS,
+    favours: (token) => {
+      let stem = word;
+      let atPosition = afterPosition;
+      let start = 0;
+      for (;;) {
+        if (stem === '') {
+          // Between words only spaces, `(` and `,` lead to a column.
+          for (; start < token.length && !isAsciiWordCode(token.charCodeAt(start)); start++) {
+            const c = token.charCodeAt(start);
+            if (c === 40 || c === 44) atPosition = true;
+            else if (c !== 32) return false;
+          }
+          if (start === token.length) return false;
+        }
+        const end = wordEnd(token, start);
+        const w = stem + token.slice(start, end).toLowerCase();
+        if (end === token.length) return atPosition && startsOneOf(mentioned, w);
+        if (atPosition && (mentioned.get(w[0]!)?.includes(w) ?? false)) return true;
+        atPosition = COLUMN_POSITIONS.has(w);
+        stem = '';
+        start = end;
+      }
     },
   };
 }
@@ -205,34 +319,40 @@ function openSql(generatedText: string): string | undefined {
   return open !== undefined && /^\s*(?:SELECT|WITH)\b/i.test(open) ? open : undefined;
 }
 
+/** The conversation's latest query (its SQL as JSON-escaped text), and the text after it (its result). */
+function latestQuery(context: string): { sql: string; after: string } | undefined {
+  const latest = [...context.matchAll(/"sql"\s*:\s*"((?:[^"\\]|\\.)*)"/g)].at(-1);
+  return latest ? { sql: latest[1]!, after: context.slice(latest.index + latest[0].length) } : undefined;
+}
+
 /** In an answer's value, while it has repeated the conversation's latest query so far: that query's next characters (and the string's end). */
 function repeatNudge(context: string, generatedText: string): SqlTokenNudge | undefined {
   const open = openString(generatedText);
   if (open?.key !== 'value') return undefined;
   const answer = open.text;
-  const latest = [...context.matchAll(/"sql"\s*:\s*"((?:[^"\\]|\\.)*)"/g)].at(-1);
-  const query = latest?.[1];
-  if (query === undefined || !query.startsWith(answer)) return undefined;
+  const latest = latestQuery(context);
+  if (latest === undefined || !latest.sql.startsWith(answer)) return undefined;
   // A query that failed is no answer: the model's own rewrite may be.
-  if (/^Error: /m.test(context.slice(latest!.index + latest![0].length))) return undefined;
-  const rest = `${query.slice(answer.length)}"`;
+  if (/^Error: /m.test(latest.after)) return undefined;
+  const rest = `${latest.sql.slice(answer.length)}"`;
   return { bias: REPEAT_BIAS, favours: (t) => rest.startsWith(t) || t.startsWith(rest) };
 }
 
-/** The spelling nudge for the next token: inside a literal, a number, a table name or a query's words. */
-function spellingNudge(context: string, generatedText: string): SqlTokenNudge | undefined {
+/** The spelling nudges for the next token: inside a literal, a number, a table name or a query's words. */
+function spellingNudges(context: string, generatedText: string): SqlTokenNudge[] {
   const quotes = generatedText.split("'").length - 1;
+  const one = (nudge: SqlTokenNudge | undefined) => (nudge ? [nudge] : []);
   if (quotes % 2 === 1) {
     const prefix = generatedText.slice(generatedText.lastIndexOf("'") + 1);
     // A quote in JSON text outside the SQL string (an answer's value, say) is not a literal.
-    return prefix.includes('"') ? undefined : literalNudge(context, prefix);
+    return prefix.includes('"') ? [] : one(literalNudge(context, prefix));
   }
   const table = /\b(?:FROM|JOIN)(\s+[A-Za-z0-9_]*)?$/i.exec(generatedText);
-  if (table) return tableNudge(context, table[1]?.trimStart());
+  if (table) return tableNudges(context, table[1]?.trimStart());
   const digits = /(?<![\p{L}\p{N}_.])[0-9]+$/u.exec(generatedText);
-  if (digits) return numberNudge(context, digits[0]);
+  if (digits) return one(numberNudge(context, digits[0]));
   const sql = openSql(generatedText);
-  return sql === undefined ? undefined : identifierNudge(context, sql);
+  return sql === undefined ? [] : identifierNudges(context, sql);
 }
 
 /**
@@ -252,7 +372,7 @@ export function sqlDecodingGuide(promptText: string, generatedText: string): Sql
   // The first observation starts a line with its question (renderObservation); the system prompt before it is not copied from.
   const start = /^Question: /m.exec(promptText)?.index;
   const context = start === undefined ? promptText : promptText.slice(start);
-  const spelling = spellingNudge(context, generatedText);
   const repeat = repeatNudge(context, generatedText);
-  return repeat && spelling ? [repeat, spelling] : (repeat ?? spelling);
+  const nudges = [...(repeat ? [repeat] : []), ...spellingNudges(context, generatedText)];
+  return nudges.length === 0 ? undefined : nudges.length === 1 ? nudges[0] : nudges;
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useTinyModel } from './tiny-model-fixture.js';
-import { nudgedLogits, Policy, type DecodingGuide } from '../../src/lm/index.js';
+import { NudgeApplier, nudgedLogits, Policy, type DecodingGuide, type TokenNudge } from '../../src/lm/index.js';
 
 const tinyModel = useTinyModel({ arch: 'qwen3', layers: 1, hidden: 32, heads: 2, kvHeads: 1, vocabSize: 300, seed: 7, initStd: 0.3 });
 
@@ -23,8 +23,30 @@ describe('nudgedLogits', () => {
   });
 });
 
+describe('NudgeApplier', () => {
+  it('applies nudges as nudgedLogits does, and asks each nudge object about the vocabulary once', () => {
+    const texts = ['ab', 'b', '', 'a'];
+    let asked = 0;
+    const counted: TokenNudge = { bias: 10, favours: (t) => (asked++, t.startsWith('a')) };
+    const other: TokenNudge = { bias: 1, favours: (t) => t.endsWith('b') };
+    const nudges = new NudgeApplier(texts);
+    const logits = new Float32Array([1, 2, 3, 4]);
+    const expected = [...nudgedLogits(logits, [counted, other], texts)];
+    asked = 0;
+    expect([...nudges.apply(logits, [counted, other])]).toEqual(expected);
+    // Three texts, the empty one (a special token) never asked.
+    expect(asked).toBe(3);
+    // The same object at a later step: its favoured tokens are remembered; a new object is asked again.
+    expect([...nudges.apply(new Float32Array(4), counted)]).toEqual([10, 0, 0, 10]);
+    expect(asked).toBe(3);
+    nudges.apply(new Float32Array(4), { ...counted });
+    expect(asked).toBe(6);
+    expect([...logits]).toEqual([1, 2, 3, 4]);
+  });
+});
+
 describe('generate with a decoding guide', () => {
-  it('follows a strong nudge, reads the texts so far, and reports the nudged log-probs', async () => {
+  it('follows a strong nudge, reads the prompt once per row and the text so far at each token, and reports the nudged log-probs', async () => {
     const policy = await Policy.create(tinyModel(), { train: 'none', intraOpThreads: 1 });
     try {
       const tokenizer = tinyModel().tokenizer;
@@ -33,22 +55,31 @@ describe('generate with a decoding guide', () => {
       // A token the unguided policy does not write first, with text of its own.
       const target = Array.from({ length: 300 }, (_, id) => id).find((id) => id !== plain[0]!.tokenIds[0] && tokenizer.decode([id], { skipSpecialTokens: true }).length > 0)!;
       const targetText = tokenizer.decode([target]);
-      const seen: Array<[string, string]> = [];
-      const guide: DecodingGuide = (promptText, generatedText) => {
-        seen.push([promptText, generatedText]);
-        return generatedText.length === 0 ? { bias: 1e4, favours: (t) => t === targetText } : undefined;
+      const prompts: string[] = [];
+      const seen: string[] = [];
+      const guide: DecodingGuide = (promptText) => {
+        prompts.push(promptText);
+        return (generatedText) => {
+          seen.push(generatedText);
+          return generatedText.length === 0 ? { bias: 1e4, favours: (t) => t === targetText } : undefined;
+        };
       };
       const [guided] = await policy.generate([prompt], { maxTokens: 6, temperature: 0, stopTokenIds: [], guide });
       expect(guided!.tokenIds[0]).toBe(target);
       expect(guided!.logprobs[0]!).toBeCloseTo(0, 5);
-      expect(seen[0]).toEqual([tokenizer.decode(prompt), '']);
-      expect(seen[1]![1]).toBe(targetText);
+      expect(prompts).toEqual([tokenizer.decode(prompt)]);
+      expect(seen.slice(0, 2)).toEqual(['', targetText]);
+      expect(seen).toHaveLength(6);
+      // Two rows: one guide each, made from the row's own prompt.
+      prompts.length = 0;
+      await policy.generate([prompt, [9, 10, 11]], { maxTokens: 3, temperature: 0, stopTokenIds: [], guide });
+      expect(prompts).toEqual([tokenizer.decode(prompt), tokenizer.decode([9, 10, 11])]);
       // Sampled draws are scored under the nudged distribution too.
       const [sampled] = await policy.generate([prompt], { maxTokens: 1, temperature: 1, seed: 2, stopTokenIds: [], guide });
       expect(sampled!.tokenIds[0]).toBe(target);
       expect(sampled!.logprobs[0]!).toBeCloseTo(0, 5);
       // No nudge: the guide changes nothing.
-      const [idle] = await policy.generate([prompt], { maxTokens: 6, temperature: 0, stopTokenIds: [], guide: () => undefined });
+      const [idle] = await policy.generate([prompt], { maxTokens: 6, temperature: 0, stopTokenIds: [], guide: () => () => undefined });
       expect(idle!.tokenIds).toEqual(plain[0]!.tokenIds);
       await expect(policy.generate([prompt], { maxTokens: 2, guide, sampleOnDevice: true })).rejects.toThrow(/guide/);
     } finally {

@@ -12,7 +12,7 @@ const prompt = [
 ].join('\n');
 const sql = (text: string) => `<tool_call>\n{"name": "query", "arguments": {"sql":"${text}`;
 /** The guide's nudges for the next token (none, one, or several whose biases add up). */
-const nudges = (context: string, generated: string) => [sqlDecodingGuide(context, generated) ?? []].flat();
+const nudges = (context: string, generated: string) => [sqlDecodingGuide(context)(generated) ?? []].flat();
 const biases = (context: string, generated: string) => nudges(context, generated).map((n) => n.bias);
 const favours = (context: string, generated: string, token: string) => nudges(context, generated).some((n) => n.favours(token));
 const favoured = (generated: string, tokens: readonly string[]) => tokens.filter((t) => favours(prompt, generated, t));
@@ -27,7 +27,7 @@ describe('sqlDecodingGuide', () => {
     // Only what the policy sees: the system prompt's words are not copies.
     expect(favoured(opened, ['Zebra'])).toEqual([]);
     // Nothing in the conversation continues it: no nudge.
-    expect(sqlDecodingGuide(prompt, opened + 'Qx')).toBeUndefined();
+    expect(sqlDecodingGuide(prompt)(opened + 'Qx')).toBeUndefined();
   });
 
   it('inside a number, favours the digits of a number of the conversation', () => {
@@ -38,7 +38,7 @@ describe('sqlDecodingGuide', () => {
     expect(favours(sentence, sql('SELECT COUNT(*) FROM port WHERE year = 1900'), '"')).toBe(true);
     expect(favours('Question: Rated above 1.5?', sql('SELECT * FROM t WHERE r > 1'), '.')).toBe(true);
     // Digits inside a name are not a number.
-    expect(sqlDecodingGuide(prompt, sql('SELECT t1'))).toBeUndefined();
+    expect(sqlDecodingGuide(prompt)(sql('SELECT t1'))).toBeUndefined();
   });
 
   it('after FROM or JOIN, favours the listed tables, strongly, and more gently those the question names', () => {
@@ -59,13 +59,13 @@ describe('sqlDecodingGuide', () => {
     expect(favoured(sql('SELECT * FROM orders'), [' WHERE', '_x', 'x'])).toEqual([' WHERE']);
     // The list's last table, though the chat template's end token follows it on its line.
     expect(favoured(sql('SELECT * FROM product'), [' WHERE', '_x'])).toEqual([' WHERE']);
-    expect(sqlDecodingGuide(prompt, sql('SELECT * FROM zzz'))).toBeUndefined();
+    expect(sqlDecodingGuide(prompt)(sql('SELECT * FROM zzz'))).toBeUndefined();
   });
 
   it('says nothing elsewhere, or where the prompt lists no tables', () => {
-    expect(sqlDecodingGuide(prompt, sql('SELECT name'))).toBeUndefined();
-    expect(sqlDecodingGuide(prompt, '<tool_call>\n{"name": "answer", "arguments": {"value":"it\'s"}')).toBeUndefined();
-    expect(sqlDecodingGuide('Question: How many?', sql('SELECT COUNT(*) FROM'))).toBeUndefined();
+    expect(sqlDecodingGuide(prompt)(sql('SELECT name'))).toBeUndefined();
+    expect(sqlDecodingGuide(prompt)('<tool_call>\n{"name": "answer", "arguments": {"value":"it\'s"}')).toBeUndefined();
+    expect(sqlDecodingGuide('Question: How many?')(sql('SELECT COUNT(*) FROM'))).toBeUndefined();
   });
 
   it('in an answer, favours repeating the latest query that ran, as long as the answer has repeated it so far', () => {
@@ -108,19 +108,26 @@ describe('sqlDecodingGuide', () => {
       expect(known(sql('SELECT T1.'), ['name', 'nam', 'nme'])).toEqual(['name', 'nam']);
       expect(known(sql('SELECT c.name FROM customer AS c WHERE c'), ['.', 'x'])).toEqual(['.']);
       // An alias being defined is free, as is an answer's SQL checked like a query's.
-      expect(sqlDecodingGuide(listed, sql('SELECT * FROM customer AS '))).toBeUndefined();
+      expect(sqlDecodingGuide(listed)(sql('SELECT * FROM customer AS '))).toBeUndefined();
       const answer = '<tool_call>\n{"name": "answer", "arguments": {"value": "SELECT na';
       expect(known(answer, ['me', 'x'])).toEqual(['me']);
       // An answer's value that is not SQL, and a closed query, are not checked.
-      expect(sqlDecodingGuide(listed, '<tool_call>\n{"name": "answer", "arguments": {"value": "Gol')).toBeUndefined();
-      expect(sqlDecodingGuide(listed, sql('SELECT id FROM product"}}'))).toBeUndefined();
+      expect(sqlDecodingGuide(listed)('<tool_call>\n{"name": "answer", "arguments": {"value": "Gol')).toBeUndefined();
+      expect(sqlDecodingGuide(listed)(sql('SELECT id FROM product"}}'))).toBeUndefined();
+    });
+
+    it('gives the same check object for the same state, so a call scans the vocabulary for it once', () => {
+      const next = sqlDecodingGuide(listed);
+      const check = (generated: string) => [next(generated) ?? []].flat().find((n) => n.bias === IDENTIFIER_BIAS);
+      expect(check(sql('SELECT '))).toBe(check(sql('SELECT COUNT(*) FROM customer WHERE ')));
+      expect(check(sql('SELECT '))).not.toBe(check(sql('SELECT c.id FROM customer AS c WHERE ')));
     });
 
     it('reads the columns of described tables, and says nothing while some table\'s columns are unknown', () => {
-      expect(sqlDecodingGuide(prompt, sql('SELECT COUNT(*) FROM customer WHERE '))).toBeUndefined();
+      expect(sqlDecodingGuide(prompt)(sql('SELECT COUNT(*) FROM customer WHERE '))).toBeUndefined();
       const described = (tables: readonly string[]) =>
         prompt.replace('<|im_start|>assistant', tables.map((t) => `<|im_start|>user\n<tool_response>\nTABLE ${t} (3 rows)\n  id INTEGER PRIMARY KEY\n  ${t}_label TEXT NOT NULL\n  FOREIGN KEY id → x.id\n(8 steps left)\n</tool_response><|im_end|>\n`).join('') + '<|im_start|>assistant');
-      expect(sqlDecodingGuide(described(['customer', 'orders']), sql('SELECT '))).toBeUndefined();
+      expect(sqlDecodingGuide(described(['customer', 'orders']))(sql('SELECT '))).toBeUndefined();
       const all = described(['customer', 'order_item', 'orders', 'product']);
       expect(['product_label', 'points', 'label'].filter((t) => favours(all, sql('SELECT '), t))).toEqual(['product_label']);
     });
@@ -158,8 +165,8 @@ describe('sqlDecodingGuide', () => {
     });
 
     it('says nothing once the query names a table whose columns were not listed, or listed only in part', () => {
-      expect(sqlDecodingGuide(failed, answer('SELECT title FROM product WHERE '))).toBeUndefined();
-      expect(sqlDecodingGuide(failed, answer('SELECT qty FROM order_item WHERE '))).toBeUndefined();
+      expect(sqlDecodingGuide(failed)(answer('SELECT title FROM product WHERE '))).toBeUndefined();
+      expect(sqlDecodingGuide(failed)(answer('SELECT qty FROM order_item WHERE '))).toBeUndefined();
     });
   });
 });

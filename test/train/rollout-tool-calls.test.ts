@@ -173,7 +173,7 @@ describe('rolloutEpisodes: when the task decoding guide applies (rollout.guidedD
       return super.generate(requests);
     }
   }
-  const guidedTask: RolloutTask<string> = { ...recordingTask, decodingGuide: () => undefined };
+  const guidedTask: RolloutTask<string> = { ...recordingTask, decodingGuide: () => () => undefined };
 
   for (const [mode, training, evaluation] of [
     [undefined, false, false],

@@ -12,18 +12,40 @@ export interface TokenNudge {
 }
 
 /**
- * Reads a row's prompt and the text it has generated so far in this call, and returns the nudge
- * for its next token — or several, whose biases add up where more than one favours a token — or
- * undefined for none. Pure: the same texts give the same nudges.
+ * A row's guide for one call: reads the text the row has generated so far in the call and returns the
+ * nudge for its next token — or several, whose biases add up where more than one favours a token — or
+ * undefined for none. Pure: the same text gives the same nudges.
+ */
+export type NextTokenGuide = (generatedText: string) => TokenNudge | readonly TokenNudge[] | undefined;
+
+/**
+ * Makes a row's {@link NextTokenGuide} from its prompt, once per row and call: what a guide derives from
+ * the prompt (the names it lists, the values it quotes) is the same at every token, so it is read once.
  *
  * @example
  * ```ts
  * // Inside a single-quoted literal, favour the tokens that continue a word of the prompt.
- * const guide: DecodingGuide = (prompt, text) =>
+ * const guide: DecodingGuide = (prompt) => (text) =>
  *   (text.split("'").length - 1) % 2 === 1 ? { bias: 4, favours: (t) => prompt.includes(text.slice(text.lastIndexOf("'") + 1) + t) } : undefined;
  * ```
  */
-export type DecodingGuide = (promptText: string, generatedText: string) => TokenNudge | readonly TokenNudge[] | undefined;
+export type DecodingGuide = (promptText: string) => NextTokenGuide;
+
+/** The ids of the tokens `nudge` favours. `tokenTexts[id]` is token `id` decoded alone ('' for special tokens, never favoured). */
+function favouredIds(nudge: TokenNudge, tokenTexts: readonly string[]): Int32Array {
+  const ids: number[] = [];
+  for (let id = 0; id < tokenTexts.length; id++) {
+    const text = tokenTexts[id];
+    if (text && nudge.favours(text)) ids.push(id);
+  }
+  return Int32Array.from(ids);
+}
+
+const asList = (nudge: TokenNudge | readonly TokenNudge[]): readonly TokenNudge[] => (Array.isArray(nudge) ? (nudge as readonly TokenNudge[]) : [nudge as TokenNudge]);
+
+function addBias(logits: Float32Array, ids: Int32Array, bias: number): void {
+  for (const id of ids) if (id < logits.length) logits[id] = logits[id]! + bias;
+}
 
 /**
  * The logits with `nudge` applied: a copy, `bias` added where the token's text is favoured (each
@@ -38,11 +60,34 @@ export type DecodingGuide = (promptText: string, generatedText: string) => Token
  */
 export function nudgedLogits(logits: Float32Array, nudge: TokenNudge | readonly TokenNudge[], tokenTexts: readonly string[]): Float32Array {
   const out = Float32Array.from(logits);
-  for (const n of Array.isArray(nudge) ? (nudge as readonly TokenNudge[]) : [nudge as TokenNudge]) {
-    for (let id = 0; id < out.length; id++) {
-      const text = tokenTexts[id];
-      if (text && n.favours(text)) out[id] = out[id]! + n.bias;
-    }
-  }
+  for (const n of asList(nudge)) addBias(out, favouredIds(n, tokenTexts), n.bias);
   return out;
+}
+
+/**
+ * {@link nudgedLogits} for one generation: each nudge object's favoured ids are found once. A guide that
+ * returns the same nudge object for the same state (a schema check between two words, say) has the
+ * vocabulary scanned once for it, not at every step. Owned by the call that made it.
+ *
+ * @example
+ * ```ts
+ * const nudges = new NudgeApplier(tokenizer.tokenTexts());
+ * const nudged = nudges.apply(logits, nudge);
+ * ```
+ */
+export class NudgeApplier {
+  private readonly favoured = new WeakMap<TokenNudge, Int32Array>();
+
+  constructor(private readonly tokenTexts: readonly string[]) {}
+
+  /** The logits with `nudge` applied (a copy). */
+  apply(logits: Float32Array, nudge: TokenNudge | readonly TokenNudge[]): Float32Array {
+    const out = Float32Array.from(logits);
+    for (const n of asList(nudge)) {
+      let ids = this.favoured.get(n);
+      if (!ids) this.favoured.set(n, (ids = favouredIds(n, this.tokenTexts)));
+      addBias(out, ids, n.bias);
+    }
+    return out;
+  }
 }

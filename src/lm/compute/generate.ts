@@ -7,7 +7,7 @@ import { continuationBatch, PromptCache, rowCaches, type ContinuationBatch, type
 import { TokenSampler, type SamplingOptions } from './sampling.js';
 import { SAMPLING_IO } from '../graph/sampling-head.js';
 import { LmError } from '../errors.js';
-import { nudgedLogits, type DecodingGuide } from './decoding-guide.js';
+import { NudgeApplier, type DecodingGuide, type NextTokenGuide } from './decoding-guide.js';
 
 /** Options of text generation. */
 export interface GenerateOptions extends SamplingOptions, WeightSource {
@@ -46,7 +46,8 @@ export interface GenerateOptions extends SamplingOptions, WeightSource {
    */
   readonly sampleOnDevice?: boolean;
   /**
-   * Nudges each row's next token from its prompt and the text generated so far ({@link DecodingGuide}).
+   * Nudges each row's next token from its prompt and the text generated so far ({@link DecodingGuide}: made once
+   * per row from its prompt).
    * The log-probabilities returned are those of the nudged distribution, the one sampled. Host
    * sampling only: a guide turns the default device sampling off, and `sampleOnDevice: true` with a
    * guide is an error.
@@ -133,14 +134,15 @@ export async function generateTokens(
   const onDevice = options.sampleOnDevice ?? (engine.runtime.provider !== 'cpu' && !truncated && !guide);
   if (onDevice && truncated) throw new LmError('sampleOnDevice draws from the whole distribution: drop topK/topP, or set sampleOnDevice: false to sample on the host');
   if (onDevice && guide) throw new LmError('a decoding guide nudges logits on the host: drop sampleOnDevice, or the guide');
-  // What the guide reads: each token's text (special tokens: '', never nudged; kept by the tokenizer), each row's prompt as text (decoded once, when first asked).
-  const tokenTexts = guide ? tokenizer.tokenTexts() : [];
-  const promptTexts: string[] = [];
+  // What the guide reads: each token's text (special tokens: '', never nudged; kept by the tokenizer), and each row's
+  // prompt as text, given once to make the row's guide (when the row first asks).
+  const nudges = guide ? new NudgeApplier(tokenizer.tokenTexts()) : undefined;
+  const rowGuides: NextTokenGuide[] = [];
   const guided = (b: number, logits: Float32Array): Float32Array => {
-    if (!guide) return logits;
+    if (!guide || !nudges) return logits;
     const row = rows[b]!;
-    const nudge = guide((promptTexts[b] ??= tokenizer.decode(row.prompt)), tokenizer.decode(row.tokens));
-    return nudge ? nudgedLogits(logits, nudge, tokenTexts) : logits;
+    const nudge = (rowGuides[b] ??= guide(tokenizer.decode(row.prompt)))(tokenizer.decode(row.tokens));
+    return nudge ? nudges.apply(logits, nudge) : logits;
   };
   const prefill = await engine.prefill(lora, onDevice);
   // On CPU the prompt's cache is split off after the prefill and fed as it is to every decode step

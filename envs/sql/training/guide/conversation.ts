@@ -1,0 +1,107 @@
+/**
+ * What a SQLEnv conversation has shown the policy, read once per prompt: the facts the decoding guide's
+ * nudges look up at every token of a turn (docs/train.md, Attempts 13–15).
+ */
+
+/** The latest query of the conversation: its SQL as written in the tool call (JSON-escaped), and whether it failed. */
+export interface LatestQuery {
+  readonly sql: string;
+  readonly failed: boolean;
+}
+
+/** What the policy has been shown. */
+export interface Conversation {
+  /** The prompt from the first observation on: the system prompt before it is not copied from. */
+  readonly text: string;
+  /** The question, lower case ('' where the prompt has none). */
+  readonly question: string;
+  /** The tables of the last `Tables: ` line, as listed; undefined where there is none. */
+  readonly tables: readonly string[] | undefined;
+  /** Each table's columns as shown, both lower case (see {@link readConversation}). */
+  readonly columns: ReadonlyMap<string, readonly string[]>;
+  readonly latestQuery: LatestQuery | undefined;
+}
+
+/** Letters and digits of any script: what a word of the conversation is made of. */
+export const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+
+/**
+ * The text of the last line that starts with `label` (`Tables: `), up to a chat template's special token if one follows
+ * on the line: `<|im_end|>`, `<|eot_id|>`, `<end_of_turn>`, `</s>`, `[/INST]` — a name the observation lists has
+ * neither `<` nor `[`.
+ */
+function lastLine(text: string, label: string): string | undefined {
+  const line = [...text.matchAll(new RegExp(`^${label}(.*)$`, 'gm'))].at(-1)?.[1];
+  return line?.split(/[<[]/)[0];
+}
+
+/**
+ * Each table's columns as the conversation shows them (lower case): the `Columns:` line, described tables, and the
+ * lists in unknown-column errors (`Columns of chef: id, name; of port: …`). A list cut short (`and 3 more`) is not one.
+ */
+function shownColumns(text: string): Map<string, string[]> {
+  const columns = new Map<string, string[]>();
+  const lower = (names: readonly string[]) => names.map((n) => n.trim().toLowerCase());
+  for (const m of lastLine(text, 'Columns: ')?.matchAll(/([^;()]+)\(([^)]*)\)/g) ?? []) columns.set(m[1]!.trim().toLowerCase(), lower(m[2]!.split(',')));
+  for (const m of text.matchAll(/^TABLE (\S+) \(.*\n((?: {2}\S.*(?:\n|$))+)/gm)) {
+    const names = m[2]!.split('\n').filter((l) => l.startsWith('  ') && !l.startsWith('  FOREIGN KEY ')).map((l) => l.trim().split(' ')[0]!);
+    columns.set(m[1]!.toLowerCase(), lower(names));
+  }
+  for (const m of text.matchAll(/Columns of (.*)$/gm)) {
+    for (const part of m[1]!.split('; ')) {
+      const table = /^(?:of )?([A-Za-z0-9_]+): (.*)$/.exec(part);
+      if (table && !/ and [0-9]+ more$/.test(table[2]!)) columns.set(table[1]!.toLowerCase(), lower(table[2]!.split(', ')));
+    }
+  }
+  return columns;
+}
+
+/** The conversation's latest `"sql"` tool argument, and whether the text after it (its response) has an `Error: ` line. */
+function latestQuery(text: string): LatestQuery | undefined {
+  const latest = [...text.matchAll(/"sql"\s*:\s*"((?:[^"\\]|\\.)*)"/g)].at(-1);
+  return latest ? { sql: latest[1]!, failed: /^Error: /m.test(text.slice(latest.index + latest[0].length)) } : undefined;
+}
+
+/**
+ * Reads a SQLEnv prompt (system prompt, observations, earlier turns) once.
+ *
+ * @example
+ * ```ts
+ * const c = readConversation('Question: How many ports?\n\nTables: port, chef');
+ * c.tables; // ['port', 'chef']
+ * c.question; // 'how many ports?'
+ * ```
+ */
+export function readConversation(promptText: string): Conversation {
+  // The first observation starts a line with its question (renderObservation); the system prompt before it is not copied from.
+  const start = /^Question: /m.exec(promptText)?.index;
+  const text = start === undefined ? promptText : promptText.slice(start);
+  return {
+    text,
+    question: (/^Question: (.*)$/m.exec(text)?.[1] ?? '').toLowerCase(),
+    tables: lastLine(text, 'Tables: ')?.split(',').map((t) => t.trim()).filter((t) => t.length > 0),
+    columns: shownColumns(text),
+    latestQuery: latestQuery(text),
+  };
+}
+
+/**
+ * Whether `question` (lower case) names `name` as a word: itself, its plural, or with spaces for underscores
+ * (`ticket_sale`: "ticket sales").
+ *
+ * @example
+ * ```ts
+ * mentions('how many readings are there?', 'reading'); // true
+ * mentions('list the categories.', 'category'); // true
+ * ```
+ */
+export function mentions(question: string, name: string): boolean {
+  const words = name.toLowerCase().replace(/_/g, ' ');
+  const forms = [words, `${words}s`, `${words}es`, ...(words.endsWith('y') ? [`${words.slice(0, -1)}ies`] : [])];
+  return forms.some((form) => {
+    for (let i = question.indexOf(form); i >= 0; i = question.indexOf(form, i + 1)) {
+      if (!isWordChar(question[i - 1]) && !isWordChar(question[i + form.length])) return true;
+    }
+    return false;
+  });
+}

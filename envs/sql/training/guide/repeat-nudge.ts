@@ -1,0 +1,21 @@
+/** The answer that repeats its query: the protocol SFT teaches (answer with the query whose result you saw). */
+import type { LatestQuery } from './conversation.js';
+import type { SqlTokenNudge } from './sql-token-nudge.js';
+
+/** Logit bias of repeating the latest query in an SQL answer (chosen on `validation`: 4, 8 and 100 tie). */
+export const REPEAT_BIAS = 4;
+
+/**
+ * In an answer's value whose SQL so far (`answer`) has repeated the latest query: that query's next characters, and
+ * the string's end after them. Not after a query that failed: no answer, and the model's own rewrite may be one.
+ *
+ * @example
+ * ```ts
+ * repeatNudge({ sql: 'SELECT 1', failed: false }, 'SELECT ')?.favours('1'); // true
+ * ```
+ */
+export function repeatNudge(latest: LatestQuery | undefined, answer: string): SqlTokenNudge | undefined {
+  if (latest === undefined || latest.failed || !latest.sql.startsWith(answer)) return undefined;
+  const rest = `${latest.sql.slice(answer.length)}"`;
+  return { bias: REPEAT_BIAS, favours: (t) => rest.startsWith(t) || t.startsWith(rest) };
+}

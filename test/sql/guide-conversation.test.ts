@@ -1,0 +1,51 @@
+/** What the SQL guide reads from a prompt, once: the question, the listed tables, the shown columns, the latest query. */
+import { describe, expect, it } from 'vitest';
+import { mentions, readConversation } from '../../envs/sql/training/guide/conversation.js';
+import { prefixSet } from '../../envs/sql/training/guide/word-groups.js';
+
+describe('readConversation', () => {
+  it('starts at the first observation and reads its question and the last table list', () => {
+    const c = readConversation('System: Question: not this one.\nQuestion: How many Ports?\n\nTables: port, chef<|im_end|>\nTables: port, chef, vehicle<|im_end|>');
+    expect(c.text.startsWith('Question: How many Ports?')).toBe(true);
+    expect(c.question).toBe('how many ports?');
+    expect(c.tables).toEqual(['port', 'chef', 'vehicle']);
+    expect(readConversation('no observation').tables).toBeUndefined();
+    // Other chat templates' end tokens on the same line are not a table's name.
+    for (const end of ['<|eot_id|>', '<end_of_turn>', '</s>', ' [/INST]']) expect(readConversation(`Question: q\nTables: port, chef${end}`).tables).toEqual(['port', 'chef']);
+  });
+
+  it('reads columns from the Columns line, described tables and unknown-column errors, but not a list cut short', () => {
+    const c = readConversation([
+      'Question: q',
+      'Tables: a, b, c, d',
+      'Columns: a(x, Y)',
+      'TABLE b (3 rows)\n  id INTEGER PRIMARY KEY\n  label TEXT\n  FOREIGN KEY id → a.x',
+      "Error: no such column: z. Columns of c: id, code; of d: id, w1, w2 and 3 more; write text values in single quotes: 'Paris'.",
+    ].join('\n'));
+    expect(Object.fromEntries(c.columns)).toEqual({ a: ['x', 'y'], b: ['id', 'label'], c: ['id', 'code'] });
+  });
+
+  it('reads the latest query and whether its response was an error', () => {
+    const query = (sql: string, response: string) => `{"name": "query", "arguments": {"sql":"${sql}"}}\n<tool_response>\n${response}\n</tool_response>\n`;
+    expect(readConversation(`Question: q\n${query('SELECT 1', '| 1 |')}`).latestQuery).toEqual({ sql: 'SELECT 1', failed: false });
+    expect(readConversation(`Question: q\n${query('SELECT 1', '| 1 |')}${query("SELECT \\\"x\\\"", 'Error: no such column: x.')}`).latestQuery).toEqual({ sql: 'SELECT \\"x\\"', failed: true });
+    expect(readConversation('Question: q').latestQuery).toBeUndefined();
+  });
+});
+
+describe('mentions', () => {
+  it('finds a name as a whole word: itself, its plurals, with spaces for underscores', () => {
+    expect(mentions('how many readings are there?', 'reading')).toBe(true);
+    expect(mentions('list the categories.', 'category')).toBe(true);
+    expect(mentions('count the boxes.', 'box')).toBe(true);
+    expect(mentions('the ticket sales of 2020', 'ticket_sale')).toBe(true);
+    expect(mentions('how many readers?', 'reading')).toBe(false);
+    expect(mentions('the portal', 'port')).toBe(false);
+  });
+});
+
+describe('prefixSet', () => {
+  it('holds every prefix of every string', () => {
+    expect([...prefixSet(['ab', 'ac'])].sort()).toEqual(['a', 'ab', 'ac']);
+  });
+});

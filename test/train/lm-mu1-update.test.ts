@@ -78,4 +78,32 @@ describe('μ = 1 without an old-log-prob pass (ONNX policy)', () => {
       await b.policy.dispose();
     }
   });
+
+  it('guided rollouts (rollout.guidedDecoding "always"): the sampled tokens are scored under the model, not taken at their nudged log-probs', async () => {
+    const a = await trainable();
+    const b = await trainable();
+    try {
+      const prompt = [1, 20, 30, 40];
+      const gens = await a.policy.generate([0, 1, 2, 3].map(() => ({ prompt, maxNewTokens: 6, temperature: 1, topP: 1 })), new Rng(4));
+      // As a guide that forced every token would report them: log-prob 0.
+      const episodes: Episode[] = gens.map((g) => ({
+        group: 0, question: 'q', tokens: [...prompt, ...g.tokens], mask: [...prompt.map(() => 0), ...g.tokens.map(() => 1)],
+        samplingLogprobs: [...prompt.map(() => 0), ...g.tokens.map(() => 0)], promptLength: prompt.length, turns: [], rewardComponents: {},
+        finished: true, truncatedByTokens: false, correct: false, generatedTokens: g.tokens.length,
+      }));
+      const advantages = [1.2, -0.4, 0.3, -1.1];
+      const guided = resolveTrainConfig({ ...config, rollout: { ...config.rollout, guidedDecoding: 'always' } });
+      const before = a.passes();
+      const fromGuided = await grpoUpdate(a.policy, a.optimizer, episodes, new Map(episodes.map((e, i) => [e, advantages[i]!] as const)), guided, 1e-2);
+      expect(a.passes() - before).toBe(1);
+      const stripped = episodes.map(({ samplingLogprobs: _, ...e }) => e as Episode);
+      const scoredPath = await grpoUpdate(b.policy, b.optimizer, stripped, new Map(stripped.map((e, i) => [e, advantages[i]!] as const)), config, 1e-2);
+      for (const k of ['loss', 'kl', 'entropy', 'grad_norm']) expect(fromGuided.metrics[k]).toBeCloseTo(scoredPath.metrics[k]!, 6);
+      // The KL is the model's to its reference, not the nudged distribution's (log-prob 0 everywhere) to it.
+      expect(fromGuided.metrics['kl']).toBeLessThan(1);
+    } finally {
+      await a.policy.dispose();
+      await b.policy.dispose();
+    }
+  });
 });

@@ -174,7 +174,7 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       maskTruncated: bool('Exclude episodes cut off by the token limit from the loss (DAPO overlong filtering).', true),
       continueTurns: bool("Each turn continues the previous turn's keys and values and runs only the tool reply's tokens, instead of reading the whole conversation again (same tokens, log-probs to float rounding; CPU provider). false: every turn prefills its whole prompt.", true),
       guidedDecoding: oneOf(
-        "When the task's decoding guide nudges the policy's tokens (SQLEnv: copies from the conversation favoured inside string literals and numbers, a listed table after FROM/JOIN, the schema's names where the conversation shows them, the latest query in an answer; docs/sql.md): 'evaluation' (greedy and sampled held-out episodes, SFT's early stopping), 'always' (GRPO's rollouts too, whose sampling log-probs then come from the nudged distribution while the loss scores the model's own), or 'off'.",
+        "When the task's decoding guide nudges the policy's tokens (SQLEnv: copies from the conversation favoured inside string literals and numbers, a listed table after FROM/JOIN, the schema's names where the conversation shows them, the latest query in an answer; docs/sql.md): 'evaluation' (greedy and sampled held-out episodes, SFT's early stopping), 'always' (GRPO's rollouts too: the loss scores their tokens under the model itself, not at the nudged log-probs they were drawn with, so GRPO moves the unguided policy towards the guided episodes that beat their group), or 'off'.",
         ['off', 'evaluation', 'always'],
         'evaluation',
       ),

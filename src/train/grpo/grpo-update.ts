@@ -75,8 +75,12 @@ export async function grpoUpdate(
   // ones, and the sampling-time log-probs (at T, like the scores) are both (ratios 1): no scoring pass is needed, and the
   // backward pass reports the log-probs and entropies the metrics read. The entropy bonus needs
   // the entropies before the backward, so it keeps the scoring pass.
+  // Guided rollouts (`rollout.guidedDecoding: "always"`) were drawn from the nudged distribution: their log-probs are not
+  // the model's, so the loss scores the sampled tokens under the model itself. Taken as the current log-probs, they put
+  // the KL term between the nudged distribution and the reference, which pushed the guide's forced tokens down at every
+  // step until the policy collapsed (KL 0.02 → 171 in 12 steps; docs/train.md, Attempt 15).
   const sampled =
-    cfg.grpo.muIterations === 1 && loss.entropyCoef === 0 && episodes.every((e) => e.samplingLogprobs?.length === e.tokens.length)
+    cfg.rollout.guidedDecoding !== 'always' && cfg.grpo.muIterations === 1 && loss.entropyCoef === 0 && episodes.every((e) => e.samplingLogprobs?.length === e.tokens.length)
       ? episodes.map((e): TokenScores => ({ logprobs: Float32Array.from(e.samplingLogprobs!) }))
       : undefined;
   let old: Float32Array[] | undefined;

@@ -62,7 +62,7 @@ export function sqlDecodingGuide(promptText: string): SqlNextTokenGuide {
   const conversation = readConversation(promptText);
   const schema = schemaNudges(conversation);
   /** Inside a literal, a number, a table name or a query's words. */
-  const spelling = (generatedText: string): SqlTokenNudge[] => {
+  const spelling = (generatedText: string, open: { key: string; text: string } | undefined): SqlTokenNudge[] => {
     const one = (nudge: SqlTokenNudge | undefined) => (nudge ? [nudge] : []);
     if ((generatedText.split("'").length - 1) % 2 === 1) {
       const prefix = generatedText.slice(generatedText.lastIndexOf("'") + 1);
@@ -74,13 +74,13 @@ export function sqlDecodingGuide(promptText: string): SqlNextTokenGuide {
     const digits = /(?<![\p{L}\p{N}_.])[0-9]+$/u.exec(generatedText);
     if (digits) return one(numberNudge(conversation.text, digits[0]));
     // The SQL of a query or SQL answer being written: an open JSON string that starts with SELECT or WITH.
-    const sql = openString(generatedText)?.text;
+    const sql = open?.text;
     return sql !== undefined && /^\s*(?:SELECT|WITH)\b/i.test(sql) ? schema.inQuery(sql) : [];
   };
   return (generatedText) => {
     const open = openString(generatedText);
     const repeat = open?.key === 'value' ? repeatNudge(conversation.latestQuery, open.text) : undefined;
-    const nudges = [...(repeat ? [repeat] : []), ...spelling(generatedText)];
+    const nudges = [...(repeat ? [repeat] : []), ...spelling(generatedText, open)];
     return nudges.length === 0 ? undefined : nudges.length === 1 ? nudges[0] : nudges;
   };
 }

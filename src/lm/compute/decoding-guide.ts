@@ -41,12 +41,6 @@ function favouredIds(nudge: TokenNudge, tokenTexts: readonly string[]): Int32Arr
   return Int32Array.from(ids);
 }
 
-const asList = (nudge: TokenNudge | readonly TokenNudge[]): readonly TokenNudge[] => (Array.isArray(nudge) ? (nudge as readonly TokenNudge[]) : [nudge as TokenNudge]);
-
-function addBias(logits: Float32Array, ids: Int32Array, bias: number): void {
-  for (const id of ids) if (id < logits.length) logits[id] = logits[id]! + bias;
-}
-
 /**
  * The logits with `nudge` applied: a copy, `bias` added where the token's text is favoured (each
  * nudge's, for several).
@@ -59,9 +53,7 @@ function addBias(logits: Float32Array, ids: Int32Array, bias: number): void {
  * ```
  */
 export function nudgedLogits(logits: Float32Array, nudge: TokenNudge | readonly TokenNudge[], tokenTexts: readonly string[]): Float32Array {
-  const out = Float32Array.from(logits);
-  for (const n of asList(nudge)) addBias(out, favouredIds(n, tokenTexts), n.bias);
-  return out;
+  return new NudgeApplier(tokenTexts).apply(logits, nudge);
 }
 
 /**
@@ -83,10 +75,10 @@ export class NudgeApplier {
   /** The logits with `nudge` applied (a copy). */
   apply(logits: Float32Array, nudge: TokenNudge | readonly TokenNudge[]): Float32Array {
     const out = Float32Array.from(logits);
-    for (const n of asList(nudge)) {
+    for (const n of Array.isArray(nudge) ? (nudge as readonly TokenNudge[]) : [nudge as TokenNudge]) {
       let ids = this.favoured.get(n);
       if (!ids) this.favoured.set(n, (ids = favouredIds(n, this.tokenTexts)));
-      addBias(out, ids, n.bias);
+      for (const id of ids) if (id < out.length) out[id] = out[id]! + n.bias;
     }
     return out;
   }

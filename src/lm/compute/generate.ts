@@ -136,13 +136,13 @@ export async function generateTokens(
   if (onDevice && guide) throw new LmError('a decoding guide nudges logits on the host: drop sampleOnDevice, or the guide');
   // What the guide reads: each token's text (special tokens: '', never nudged; kept by the tokenizer), and each row's
   // prompt as text, given once to make the row's guide (when the row first asks).
-  const nudges = guide ? new NudgeApplier(tokenizer.tokenTexts()) : undefined;
+  const guidance = guide ? { guide, nudges: new NudgeApplier(tokenizer.tokenTexts()) } : undefined;
   const rowGuides: NextTokenGuide[] = [];
   const guided = (b: number, logits: Float32Array): Float32Array => {
-    if (!guide || !nudges) return logits;
+    if (!guidance) return logits;
     const row = rows[b]!;
-    const nudge = (rowGuides[b] ??= guide(tokenizer.decode(row.prompt)))(tokenizer.decode(row.tokens));
-    return nudge ? nudges.apply(logits, nudge) : logits;
+    const nudge = (rowGuides[b] ??= guidance.guide(tokenizer.decode(row.prompt)))(tokenizer.decode(row.tokens));
+    return nudge ? guidance.nudges.apply(logits, nudge) : logits;
   };
   const prefill = await engine.prefill(lora, onDevice);
   // On CPU the prompt's cache is split off after the prefill and fed as it is to every decode step

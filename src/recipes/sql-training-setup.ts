@@ -103,11 +103,11 @@ export async function createSqlTrainingSetup(
       task: sqlRolloutTask(questionIds, { compactTools: config.env.compactTools }),
       makeEnv,
       questionCount: (split) => questionIds(split).length,
-      makeOracle: () =>
+      makeOracle: (options = {}) =>
         new OracleAgent(dataset(config.env.trainSplit), {
           stepBudget: config.env.stepBudget,
           describeTables: config.sft.describeTables,
-          mistakeShare: config.sft.mistakeShare,
+          mistakeShare: options.mistakeShare ?? config.sft.mistakeShare,
           mistakeSeed: config.seed,
           answerWithSql: answersWithSql(config),
         }),

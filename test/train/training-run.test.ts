@@ -192,6 +192,28 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
     expect(lines.join('\n')).toMatch(/SFT: 0 correct oracle trajectories from \d+ questions; dropped \d+ not solved/);
   });
 
+  it("sft.rehearsals 'besides' keeps every plain trajectory and adds the drawn share's rehearsals", async () => {
+    // A letter oracle that, asked for mistakes, opens every episode with a rehearsed 'bbb' (played, not learned).
+    const rehearsing = (options: { mistakeShare?: number } = {}) => {
+      let turn = 0;
+      const rehearses = (options.mistakeShare ?? 0) > 0;
+      return { reset: () => void (turn = 0), act: () => (rehearses && turn++ === 0 ? 'bbb' : 'aaa'), demonstrates: () => !(rehearses && turn === 1) };
+    };
+    const steps = async (sft: Record<string, unknown>): Promise<{ steps: number; lines: string }> => {
+      const lines: string[] = [];
+      const setup = letterSetup(await tempRun(), { mode: 'sft', sft: { epochs: 1, batchSize: 4, lr: 0.3, formatCheckSamples: 0, ...sft }, eval: { episodes: 1 } }, lines);
+      setup.makeOracle = rehearsing;
+      const summary = await runTraining(setup);
+      return { steps: summary.sftSteps, lines: lines.join('\n') };
+    };
+    // 20 questions, batches of 4.
+    expect((await steps({})).steps).toBe(5);
+    expect((await steps({ mistakeShare: 1 })).steps).toBe(5);
+    const besides = await steps({ mistakeShare: 1, rehearsals: 'besides' });
+    expect(besides.steps).toBe(10);
+    expect(besides.lines).toMatch(/SFT: 20 rehearsed mistakes besides the 20 plain trajectories/);
+  });
+
   // rewardMode final + 1-token turns make many groups all-equal.
   const oneTokenTurns = { numGenerations: 4, questionsPerStep: 3, maxTurns: 1, maxNewTokensPerTurn: 1, maxTotalTokens: 48 };
 

@@ -79,7 +79,7 @@ export interface TrainConfig {
     gradAccumulation: number;
     maxGradNorm: number;
   };
-  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean; validationEpisodes: number; validationSplits: string[]; patience: number; minEpochs: number; groupByLength: boolean; mistakeShare: number };
+  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean; validationEpisodes: number; validationSplits: string[]; patience: number; minEpochs: number; groupByLength: boolean; mistakeShare: number; rehearsals: 'instead' | 'besides' };
   eval: { untrained: boolean; everySteps: number; curveSplits: string[]; episodes: number; baselineEpisodes: number; samples: number; sampledQuestions: number };
   checkpoint: { everySteps: number; keep: number };
   alarms: {
@@ -248,6 +248,11 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
         "The share of SFT trajectories whose first query is a rehearsed mistake (SQLEnv: a misspelled value, a table or a column that does not exist) before the gold query: the mistake is played for the environment's feedback but not learned, so SFT shows how to recover from an error or an empty result.",
         0,
         { minimum: 0, maximum: 1 },
+      ),
+      rehearsals: oneOf(
+        "How sft.mistakeShare's rehearsals join the SFT data: 'instead' of the plain trajectories of the questions they rehearse (as many trajectories as questions), or 'besides' them (every question's plain trajectory, plus a rehearsal of that share of the questions: more trajectories, the plain ones all kept).",
+        ['instead', 'besides'],
+        'instead',
       ),
     }),
     eval: obj('Held-out evaluation.', {

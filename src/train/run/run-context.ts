@@ -16,7 +16,7 @@ import type { PolicyOptimizer } from '../optim/policy-optimizer.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import { EnvPool } from '../rollout/env-pool.js';
 import type { RolloutTask } from '../rollout/rollout-task.js';
-import type { ScriptedAgent } from '../sft/oracle-trajectories.js';
+import type { MakeScriptedAgent } from '../sft/oracle-trajectories.js';
 import { TrainError } from '../train-error.js';
 import { writeRunConfig } from './run-config-file.js';
 import type { RunState, TrainingSetup, TrainingSummary } from './run-types.js';
@@ -129,10 +129,10 @@ export class RunContext<Obs> {
   }
 
   /** The factory of the scripted agent for SFT; throws when the setup has none. */
-  requireOracle(): () => ScriptedAgent<Obs> {
+  requireOracle(): MakeScriptedAgent<Obs> {
     const make = this.setup.makeOracle;
     if (!make) throw new TrainError("mode includes 'sft' but no scripted agent was given (makeOracle) to produce trajectories");
-    return () => make.call(this.setup);
+    return (options) => make.call(this.setup, options);
   }
 
   /** Appends a metrics record stamped with the run clock. */

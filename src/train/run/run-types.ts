@@ -4,7 +4,7 @@ import type { TrainConfig } from '../config/schema.js';
 import type { FormatCheckResult } from '../diagnostics/format-check.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import type { RolloutTask } from '../rollout/rollout-task.js';
-import type { ScriptedAgent } from '../sft/oracle-trajectories.js';
+import type { MakeScriptedAgent } from '../sft/oracle-trajectories.js';
 
 /** What a training run is given. The caller owns the policy; the run owns the envs it creates. */
 export interface TrainingSetup<Obs> {
@@ -15,8 +15,8 @@ export interface TrainingSetup<Obs> {
   makeEnv(split: string): Env<Obs, unknown>;
   /** Number of questions in a split. */
   questionCount(split: string): number;
-  /** A scripted agent for SFT trajectories (required when mode includes sft). */
-  makeOracle?(): ScriptedAgent<Obs>;
+  /** A scripted agent for SFT trajectories (required when mode includes sft; see {@link MakeScriptedAgent}). */
+  makeOracle?: MakeScriptedAgent<Obs>;
   /** Where progress lines and warnings go (default: console.log). */
   print?(line: string): void;
   /** Test hook passed to the checkpoint store. */

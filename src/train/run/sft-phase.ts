@@ -5,7 +5,7 @@
 import { evaluatePolicy, type EvaluationResult } from '../eval/evaluate-policy.js';
 import { formatProgress } from '../metrics/progress-line.js';
 import { learningRateAt } from '../optim/lr-schedule.js';
-import { agentTrajectory, type ScriptedAgent, type SftSequence } from '../sft/oracle-trajectories.js';
+import { agentTrajectory, type MakeScriptedAgent, type ScriptedAgent, type SftSequence } from '../sft/oracle-trajectories.js';
 import { paddingShare, sftBatches, sftStep } from '../sft/sft-epoch.js';
 import { TrainError } from '../train-error.js';
 import type { TrainConfig } from '../config/schema.js';
@@ -33,7 +33,7 @@ export function sftQuestionCount(cfg: TrainConfig, available: number): number {
  * const trajectories = await sftTrajectories(run, oracle);
  * ```
  */
-export async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: ScriptedAgent<Obs>): Promise<SftSequence[]> {
+export async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: ScriptedAgent<Obs>, what = 'oracle trajectories'): Promise<SftSequence[]> {
   const cfg = run.config;
   const count = sftQuestionCount(cfg, run.questionCount(cfg.env.trainSplit));
   const env = run.pool(cfg.env.trainSplit).take(1)[0]!;
@@ -52,7 +52,7 @@ export async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: Scripte
     wrong > 0 ? `${wrong} not solved by the scripted agent (is env.stepBudget large enough?)` : '',
     tooLong.length > 0 ? `${tooLong.length} longer than rollout.maxTotalTokens = ${cfg.rollout.maxTotalTokens} (longest ${Math.max(...tooLong)} tokens)` : '',
   ].filter(Boolean);
-  run.print(`SFT: ${trajectories.length} correct oracle trajectories from ${count} questions${dropped.length ? `; dropped ${dropped.join(', ')}` : ''}`);
+  run.print(`SFT: ${trajectories.length} correct ${what} from ${count} questions${dropped.length ? `; dropped ${dropped.join(', ')}` : ''}`);
   if (trajectories.length === 0) {
     throw new TrainError(
       `SFT has no trajectory to learn from: ${dropped.join(', ')}. ` +
@@ -60,6 +60,21 @@ export async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: Scripte
     );
   }
   return trajectories;
+}
+
+/**
+ * SFT's trajectories: the oracle's, where `sft.mistakeShare` of them open with a rehearsed mistake instead of the
+ * plain play (`sft.rehearsals: 'instead'`), or every plain trajectory and, besides, the rehearsals of that share of
+ * the questions (`'besides'`: the first query of every question stays a learned demonstration).
+ */
+async function sftData<Obs>(run: RunContext<Obs>, makeOracle: MakeScriptedAgent<Obs>): Promise<SftSequence[]> {
+  const cfg = run.config.sft;
+  if (cfg.rehearsals === 'instead' || cfg.mistakeShare === 0) return sftTrajectories(run, makeOracle());
+  const plain = await sftTrajectories(run, makeOracle({ mistakeShare: 0 }));
+  // Only the episodes that did rehearse a mistake: the others would repeat a plain trajectory.
+  const rehearsals = (await sftTrajectories(run, makeOracle({ mistakeShare: cfg.mistakeShare }), 'oracle trajectories with a rehearsal drawn')).filter((t) => t.rehearsed);
+  run.print(`SFT: ${rehearsals.length} rehearsed mistakes besides the ${plain.length} plain trajectories (sft.rehearsals 'besides')`);
+  return [...plain, ...rehearsals];
 }
 
 /** The validation splits early stopping follows: `sft.validationSplits`, or all of `env.validationSplits`. */
@@ -101,9 +116,9 @@ export interface SftPhaseResult {
  * run.state.summary.sftSteps = sft.steps;
  * ```
  */
-export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: () => ScriptedAgent<Obs>): Promise<SftPhaseResult> {
+export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: MakeScriptedAgent<Obs>): Promise<SftPhaseResult> {
   const cfg = run.config;
-  const trajectories = await sftTrajectories(run, makeOracle());
+  const trajectories = await sftData(run, makeOracle);
   const totalSteps = cfg.sft.epochs * Math.ceil(trajectories.length / cfg.sft.batchSize);
   const validate = cfg.sft.validationEpisodes > 0 && earlyStoppingSplits(cfg).length > 0;
   let best: { epoch: number; step: number; weights: Awaited<ReturnType<typeof run.policy.readParameters>>; mean: number; evaluations: GreedyEvaluations } | undefined;

@@ -17,6 +17,12 @@ export interface ScriptedAgent<Obs> {
   demonstrates?(): boolean;
 }
 
+/**
+ * Makes the scripted agent of SFT's trajectories; `mistakeShare`, when given, overrides `sft.mistakeShare` (the share
+ * of episodes it opens with a rehearsed mistake; an agent without mistakes ignores it).
+ */
+export type MakeScriptedAgent<Obs> = (options?: { mistakeShare?: number }) => ScriptedAgent<Obs>;
+
 /** A supervised sequence: tokens and the mask of tokens to learn. */
 export interface SftSequence {
   tokens: number[];
@@ -24,6 +30,8 @@ export interface SftSequence {
   /** Assistant texts, for inspection. */
   assistantTexts: string[];
   correct: boolean;
+  /** Some assistant turn is a rehearsed mistake (played, masked out of the loss); absent: none is. */
+  rehearsed?: boolean;
 }
 
 /**
@@ -67,6 +75,7 @@ export async function agentTrajectory<Obs>(
   const mask = tokens.map(() => 0);
   const assistantTexts: string[] = [];
   let correct = false;
+  let rehearsed = false;
   for (let turn = 0; turn < maxTurns; turn++) {
     // The env receives what a model writing this text would send, so SFT data and rollouts
     // go through the same parsing path.
@@ -75,6 +84,7 @@ export async function agentTrajectory<Obs>(
     const turnTokens = codec.encodeAssistantTurn(text);
     tokens.push(...turnTokens);
     const learned = agent.demonstrates?.() ?? true;
+    rehearsed ||= !learned;
     mask.push(...turnTokens.map(() => (learned ? 1 : 0)));
     const [nextObs, , terminated, truncated, nextInfo] = await env.step(actionFromText(text).action);
     obs = nextObs;
@@ -87,5 +97,5 @@ export async function agentTrajectory<Obs>(
     tokens.push(...response);
     mask.push(...response.map(() => 0));
   }
-  return { tokens, mask, assistantTexts, correct };
+  return { tokens, mask, assistantTexts, correct, rehearsed };
 }

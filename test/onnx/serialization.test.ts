@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { floatToHalfBits as float32ToFloat16Bits } from '../../src/base/half-float.js';
-import { Graph, OnnxSession, ProtoWriter, Runtime, encodeModel, hostTensor, liveNodes, clip } from './onnx-api.js';
+import { Graph, OnnxSession, ProtoWriter, Runtime, concat, encodeModel, hostTensor, liveNodes, clip } from './onnx-api.js';
 
 const bytes = (w: ProtoWriter): number[] => [...w.finish()];
 
@@ -62,6 +62,28 @@ describe('encodeModel', () => {
     x.exp().log(); // dead
     g.output(x.neg(), 'y');
     expect(liveNodes(g).map((n) => n.opType)).toEqual(['Neg', 'Identity']);
+  });
+
+  it('writes an output rename on the producing node, with no Identity to copy it, and the same results', async () => {
+    // Identity nodes in the model: each writes its op type and its node name (`n<id>_Identity`).
+    const identities = (model: Uint8Array): number => Buffer.from(model).toString('latin1').split('Identity').length / 2 - 0.5;
+    const g = new Graph();
+    const x = g.input('x', 'float32', [2]);
+    const cache = concat([x, x], 0); // also read by a later node, as a decode step's keys are
+    g.output(cache, 'present');
+    g.output(cache, 'again'); // a second name: that one keeps its Identity
+    g.output(cache.sum([0]), 'total');
+    g.output(x, 'echo'); // a graph input: kept
+    const { model } = encodeModel(g);
+    expect(liveNodes(g).filter((n) => n.opType === 'Identity')).toHaveLength(4); // present, again, total, echo
+    expect(identities(model)).toBe(2);
+    const s = await OnnxSession.create(model);
+    const out = await s.run({ x: hostTensor('float32', [2], Float32Array.of(1, 2)) });
+    expect([...(out['present']!.data as Float32Array)]).toEqual([1, 2, 1, 2]);
+    expect([...(out['again']!.data as Float32Array)]).toEqual([1, 2, 1, 2]);
+    expect([...(out['total']!.data as Float32Array)]).toEqual([6]);
+    expect([...(out['echo']!.data as Float32Array)]).toEqual([1, 2]);
+    await s.close();
   });
 
   it('omits a middle optional input as an empty name', async () => {

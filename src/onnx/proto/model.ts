@@ -42,13 +42,15 @@ export interface EncodedModel {
  * ```
  */
 export function encodeModel(graph: Graph, opts: EncodeOptions = {}): EncodedModel {
-  const nodes = liveNodes(graph);
+  const live = liveNodes(graph);
   const used = new Set<Tensor>(graph.outputs);
-  for (const n of nodes) for (const t of n.inputs) if (t) used.add(t);
+  for (const n of live) for (const t of n.inputs) if (t) used.add(t);
   const external = opts.externalData ? new ExternalBlob(opts.externalData.location, opts.externalData.minBytes) : undefined;
+  const { folded, nameOf } = foldOutputRenames(graph, live);
+  const nodes = live.filter((n) => !folded.has(n));
 
   const g = new ProtoWriter();
-  for (const n of nodes) g.message(1, encodeNode(n));
+  for (const n of nodes) g.message(1, encodeNode(n, nameOf));
   g.string(2, graph.name);
   for (const t of graph.initializers) {
     if (!used.has(t)) continue;
@@ -84,12 +86,37 @@ export function liveNodes(graph: Graph): Node[] {
   return live.reverse();
 }
 
-function encodeNode(n: Node): ProtoWriter {
+/**
+ * The Identity nodes that only rename a node's result to a graph output's name (`Graph.output(t, name)`), folded:
+ * the producing node writes the output's name itself. onnxruntime keeps such an Identity when its input has other
+ * consumers and copies the tensor at every run — a decode step's keys and values, once more each step. A tensor
+ * renamed to two outputs keeps the second Identity; a graph input or constant, or a tensor that is itself an output,
+ * keeps its Identity.
+ */
+function foldOutputRenames(graph: Graph, nodes: readonly Node[]): { folded: Set<Node>; nameOf: (t: Tensor) => string } {
+  const outputs = new Set(graph.outputs);
+  const folded = new Set<Node>();
+  const renamed = new Map<Tensor, string>();
+  for (const n of nodes) {
+    const source = n.inputs[0];
+    const out = n.outputs[0];
+    if (n.opType !== 'Identity' || n.domain !== '' || !source || !out || !outputs.has(out)) continue;
+    if (source.kind !== 'node' || outputs.has(source) || renamed.has(source)) continue;
+    renamed.set(source, out.name);
+    folded.add(n);
+  }
+  return { folded, nameOf: (t) => renamed.get(t) ?? t.name };
+}
+
+function encodeNode(n: Node, nameOf: (t: Tensor) => string): ProtoWriter {
   const w = new ProtoWriter();
   let last = n.inputs.length;
   while (last > 0 && n.inputs[last - 1] === undefined) last--;
-  for (let i = 0; i < last; i++) w.string(1, n.inputs[i]?.name ?? '');
-  for (const o of n.outputs) w.string(2, o.name);
+  for (let i = 0; i < last; i++) {
+    const t = n.inputs[i];
+    w.string(1, t ? nameOf(t) : '');
+  }
+  for (const o of n.outputs) w.string(2, nameOf(o));
   w.string(3, `n${n.id}_${n.opType}`);
   w.string(4, n.opType);
   for (const [name, attr] of Object.entries(n.attrs)) w.message(5, encodeAttr(name, attr));

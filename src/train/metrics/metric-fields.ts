@@ -75,7 +75,7 @@ export const METRIC_FIELDS: readonly MetricField[] = [
   { name: 'total_reward', kinds: ['trace'], description: 'Episode reward as seen by the advantage.' },
   { name: 'correct', kinds: ['trace'], description: 'Whether the episode ended correct.' },
   { name: 'advantage', kinds: ['trace'], description: "The advantage the episode received (under grpo.credit 'turn': the mean of its turns' advantages)." },
-  { name: 'event', kinds: ['event'], description: 'Event name: small_group_warning, alarm:<kind>, nan_skip, format_check, sft_validation (mean validation success after an SFT epoch, in value), resumed, phase.' },
+  { name: 'event', kinds: ['event'], description: 'Event name: small_group_warning, alarm:<kind>, nan_skip, format_check, sft_validation (mean validation success after an SFT epoch, in value), resumed, config_changed (a resume whose settings differ from its config.json: each change with its old value), phase.' },
   { name: 'message', kinds: ['event'], description: 'Human-readable text of the event.' },
   { name: 'value', kinds: ['event'], description: 'Numeric payload of the event (e.g. the format-check share).' },
 ];

@@ -18,7 +18,8 @@ import { EnvPool } from '../rollout/env-pool.js';
 import type { RolloutTask } from '../rollout/rollout-task.js';
 import type { MakeScriptedAgent } from '../sft/oracle-trajectories.js';
 import { TrainError } from '../train-error.js';
-import { writeRunConfig } from './run-config-file.js';
+import { configChanges, describeConfigChange, type ConfigChange } from './config-changes.js';
+import { readRunConfig, writeRunConfig } from './run-config-file.js';
 import type { RunState, TrainingSetup, TrainingSummary } from './run-types.js';
 
 async function weightsOf(policy: TrainablePolicy): Promise<Map<string, CheckpointTensor>> {
@@ -80,7 +81,9 @@ export class RunContext<Obs> {
     let resumedFromStep: number | undefined;
     const checkpoint = await store.loadLatest();
     const optimizer = await newOptimizer(setup.policy, cfg);
+    let changes: ConfigChange[] = [];
     if (checkpoint) {
+      changes = await resumedConfigChanges(cfg);
       state = checkpoint.extra as unknown as RunState;
       resumedFromStep = state.grpoStep;
       if (state.phase === 'grpo' && cfg.grpo.loss.beta > 0) {
@@ -99,11 +102,20 @@ export class RunContext<Obs> {
       optimizer.importState(checkpoint.optimizer);
       rng.setState(checkpoint.rngState);
       await log.truncateTo(state.metricsCount);
-    } else {
-      // A fresh run records what it was started with; a resumed one keeps its first record.
-      await writeRunConfig(cfg.runDir, cfg);
     }
-    return new RunContext(setup, store, { state, resumedFromStep, optimizer, rng, log });
+    // A fresh run records what it was started with; a resumed one with other settings records the change
+    // (an event with the old values) and its new settings, which `sqlenv eval --run` then reads.
+    if (!checkpoint || changes.length > 0) await writeRunConfig(cfg.runDir, cfg);
+    const run = new RunContext(setup, store, { state, resumedFromStep, optimizer, rng, log });
+    if (changes.length > 0) {
+      await run.event(
+        state.grpoStep,
+        'config_changed',
+        `resumed with settings that differ from the run's config.json: ${changes.map(describeConfigChange).join('; ')}. ` +
+          'Numbers recorded before this resume (the evaluations after SFT, earlier GRPO steps) were measured with the old values.',
+      );
+    }
+    return run;
   }
 
   /** Whether the run continues from a checkpoint (the warm-up phases are done). */
@@ -198,4 +210,23 @@ function newOptimizer(policy: TrainablePolicy, cfg: TrainConfig): Promise<Policy
 
 function referencePath(cfg: TrainConfig): string {
   return join(cfg.runDir, 'reference.safetensors');
+}
+
+/**
+ * The settings a resumed run changes against its `config.json` (its run directory may move: `runDir` is
+ * not one). Refuses a change of model: the checkpoint's weights and optimizer moments belong to the model
+ * the run started with (its device may change).
+ */
+async function resumedConfigChanges(cfg: TrainConfig): Promise<ConfigChange[]> {
+  const started = await readRunConfig(cfg.runDir);
+  if (started === undefined) return [];
+  const changes = configChanges(started, JSON.parse(JSON.stringify(cfg)) as unknown).filter((c) => c.path !== 'runDir');
+  const model = changes.filter((c) => c.path.startsWith('model.') && c.path !== 'model.device');
+  if (model.length > 0) {
+    throw new TrainError(
+      `${cfg.runDir} holds a run of another model (${model.map(describeConfigChange).join('; ')}): its checkpoint cannot be resumed with these settings. ` +
+        'Resume with the model settings of its config.json, or start a new run in another directory (--run-dir).',
+    );
+  }
+  return changes;
 }

@@ -102,7 +102,10 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
     }
     const summary = {
       agent: 'model', run: o.runDir, checkpoint_step: run.step, dataset: run.config.env.dataset, split, episodes, guided_decoding: guided,
-      success_rate: greedy.success, mean_return: greedy.meanReturn, outcomes, ...(sampled ? { sampled } : {}),
+      success_rate: greedy.success, mean_return: greedy.meanReturn, outcomes,
+      // Question by question, so two checkpoints can be compared on the same questions (which were gained, which lost).
+      correct: greedy.episodes.map((e) => e.correct),
+      ...(sampled ? { sampled } : {}),
     };
     if (o.json) {
       console.log(JSON.stringify(summary));

@@ -88,11 +88,14 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
       evalLog.mockRestore();
     }
     const evaluated = JSON.parse(evalLines.at(-1)!) as {
-      checkpoint_step: number; episodes: number; success_rate: number; mean_return: number;
+      checkpoint_step: number; episodes: number; success_rate: number; mean_return: number; correct: boolean[];
       sampled: { passAtK: number; passAt1: number; curve: { k: number; passAtK: number }[]; headroom: { questions: number; greedyRight: number; ceiling: number } };
     };
     const final = records.find((r) => r.kind === 'eval' && r.label === 'final' && r.split === 'eval')!;
     expect(evaluated).toMatchObject({ checkpoint_step: 2, episodes: 2, success_rate: final['success'], mean_return: final['mean_return'], guided_decoding: true, sampled: { passAtK: expect.any(Number) } });
+    // Greedy's verdict per question, in the split's order: as many as episodes, right as often as success_rate says.
+    expect(evaluated.correct).toHaveLength(2);
+    expect(evaluated.correct.filter(Boolean).length / 2).toBe(evaluated.success_rate);
     // The pass@k curve ends at pass@K, and the sharpening ceiling counts greedy's own right answers.
     expect(evaluated.sampled.curve.map((p) => p.k)).toEqual([1, 2]);
     expect(evaluated.sampled.curve[0]!.passAtK).toBeCloseTo(evaluated.sampled.passAt1, 12);

@@ -81,9 +81,8 @@ export class RunContext<Obs> {
     let resumedFromStep: number | undefined;
     const checkpoint = await store.loadLatest();
     const optimizer = await newOptimizer(setup.policy, cfg);
-    let changes: ConfigChange[] = [];
+    const changes = checkpoint ? await resumedConfigChanges(cfg) : [];
     if (checkpoint) {
-      changes = await resumedConfigChanges(cfg);
       state = checkpoint.extra as unknown as RunState;
       resumedFromStep = state.grpoStep;
       if (state.phase === 'grpo' && cfg.grpo.loss.beta > 0) {

@@ -102,31 +102,39 @@ async function sftSteps(setup: TrainingSetup<SqlObservation>, config: TrainConfi
 /**
  * One SFT epoch over the scripted agent's trajectories of the first 128 easy `train` questions (the
  * demo's SFT data), batches of 8 in a seeded random order (the demo's SFT) against batches grouped
- * by length (`sft.groupByLength`); the two alternate twice, and each epoch's time counts only the steps.
+ * by length (`sft.groupByLength`) and against the random order on 2 threads (`model.threads` 2);
+ * the three alternate twice, and each epoch's time counts only the steps.
  */
-async function sftEpochs(base: TrainConfig): Promise<{ trajectories: number; tokens: number; random: { ms: number; padding: number }; grouped: { ms: number; padding: number } }> {
+async function sftEpochs(base: TrainConfig): Promise<{ trajectories: number; tokens: number; random: { ms: number; padding: number }; grouped: { ms: number; padding: number }; twoThreads: { ms: number; padding: number } }> {
   const config = resolveTrainConfig({ ...base, env: { ...base.env, trainSplit: 'train', trainDifficulties: ['easy'] } });
-  const { setup, close } = await createSqlTrainingSetup(config);
+  const one = await createSqlTrainingSetup(config);
+  const two = await createSqlTrainingSetup(resolveTrainConfig({ ...config, model: { ...config.model, threads: 2 } }));
   try {
-    const trajectories = await oracleTrajectories(setup, config, 'train', { questions: 128, maxTokens: config.rollout.maxTotalTokens });
-    const optimizer = await setup.policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
+    const trajectories = await oracleTrajectories(one.setup, config, 'train', { questions: 128, maxTokens: config.rollout.maxTotalTokens });
     const options = { lr: 1e-5, maxGradNorm: 1, microBatches: 1 };
-    const epoch = async (groupByLength: boolean, seed: number) => {
-      const batches = sftBatches(trajectories, 8, new Rng(seed), { groupByLength });
-      const t = performance.now();
-      for (const batch of batches) await sftStep(setup.policy, optimizer, batch, options);
-      return { ms: performance.now() - t, padding: paddingShare(batches) };
+    const epochOf = async (setup: TrainingSetup<SqlObservation>) => {
+      const optimizer = await setup.policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
+      return async (groupByLength: boolean, seed: number) => {
+        const batches = sftBatches(trajectories, 8, new Rng(seed), { groupByLength });
+        const t = performance.now();
+        for (const batch of batches) await sftStep(setup.policy, optimizer, batch, options);
+        return { ms: performance.now() - t, padding: paddingShare(batches) };
+      };
     };
+    const [epoch, epochOnTwo] = [await epochOf(one.setup), await epochOf(two.setup)];
     await epoch(true, 0); // compiles the graphs of most shapes
-    const runs = { random: [] as { ms: number; padding: number }[], grouped: [] as { ms: number; padding: number }[] };
+    await epochOnTwo(true, 0);
+    const runs = { random: [] as { ms: number; padding: number }[], grouped: [] as { ms: number; padding: number }[], twoThreads: [] as { ms: number; padding: number }[] };
     for (let rep = 1; rep <= 2; rep++) {
       runs.random.push(await epoch(false, rep));
       runs.grouped.push(await epoch(true, rep));
+      runs.twoThreads.push(await epochOnTwo(false, rep));
     }
     const mean = (xs: { ms: number; padding: number }[]) => ({ ms: xs.reduce((a, x) => a + x.ms, 0) / xs.length, padding: xs.reduce((a, x) => a + x.padding, 0) / xs.length });
-    return { trajectories: trajectories.length, tokens: trajectories.reduce((a, s) => a + s.tokens.length, 0), random: mean(runs.random), grouped: mean(runs.grouped) };
+    return { trajectories: trajectories.length, tokens: trajectories.reduce((a, s) => a + s.tokens.length, 0), random: mean(runs.random), grouped: mean(runs.grouped), twoThreads: mean(runs.twoThreads) };
   } finally {
-    await close();
+    await one.close();
+    await two.close();
   }
 }
 
@@ -196,6 +204,7 @@ export default async function bench(): Promise<BenchSection> {
       ['… scoring every row in full, then back-propagating every row in full (the former path)', `${(sft.formerMs / 1000).toFixed(2)} s`, `${(sft.tokens / (sft.formerMs / 1000)).toFixed(0)} tok/s (${(sft.formerMs / sft.oursMs).toFixed(2)}× the time)`],
       [`SFT epoch (${epochs.trajectories} easy oracle trajectories of \`train\`, batches of 8 in random order; ${(epochs.random.padding * 100).toFixed(0)}% of the computed positions padding; mean of 2)`, `${(epochs.random.ms / 1000).toFixed(2)} s`, `${(epochs.tokens / (epochs.random.ms / 1000)).toFixed(0)} tok/s`],
       [`… batches grouped by length (sft.groupByLength; ${(epochs.grouped.padding * 100).toFixed(0)}% padding)`, `${(epochs.grouped.ms / 1000).toFixed(2)} s`, `${(epochs.tokens / (epochs.grouped.ms / 1000)).toFixed(0)} tok/s (${(epochs.random.ms / epochs.grouped.ms).toFixed(2)}× faster)`],
+      ['… random order on 2 threads (model.threads 2; generation stays on one)', `${(epochs.twoThreads.ms / 1000).toFixed(2)} s`, `${(epochs.tokens / (epochs.twoThreads.ms / 1000)).toFixed(0)} tok/s (${(epochs.random.ms / epochs.twoThreads.ms).toFixed(2)}× faster)`],
       ['optimizer step (global-norm clip + AdamW, resident; first step)', `${stepMs.toFixed(1)} ms`, `${setup.policy.parameterCount()} parameters`],
       ['… resident optimizer step, 0.53M values in 24 tensors (mean)', `${stepTiny.resident.toFixed(1)} ms`, `former host path ${stepTiny.host.toFixed(1)} ms (${(stepTiny.host / stepTiny.resident).toFixed(2)}×)`],
       ['… resident optimizer step, 16M values in 64 tensors (mean)', `${stepLarge.resident.toFixed(1)} ms`, `former host path ${stepLarge.host.toFixed(1)} ms (${(stepLarge.host / stepLarge.resident).toFixed(2)}×)`],

@@ -78,11 +78,13 @@ describe('resuming a run with other settings', () => {
     expect(await readFile(join(runDir, 'config.json'), 'utf8')).toBe(before);
   });
 
-  it('lets the device change', async () => {
+  it('lets the device and the thread count change', async () => {
     const runDir = await tempDir();
     await runTraining(letterSetup(runDir, { grpo: { steps: 2, loss: { beta: 0.01 } } }));
     const lines: string[] = [];
-    await runTraining(letterSetup(runDir, { grpo: { steps: 3, loss: { beta: 0.01 } }, model: { device: 'webgpu' } }, lines));
-    expect(lines.find((l) => l.startsWith('resumed with settings'))).toContain('model.device "cpu" → "webgpu"');
+    await runTraining(letterSetup(runDir, { grpo: { steps: 3, loss: { beta: 0.01 } }, model: { device: 'webgpu', threads: 2 } }, lines));
+    const printed = lines.find((l) => l.startsWith('resumed with settings'));
+    expect(printed).toContain('model.device "cpu" → "webgpu"');
+    expect(printed).toContain('model.threads 1 → 2');
   });
 });

@@ -14,6 +14,13 @@ export interface EngineOptions {
   readonly provider?: ProviderChoice;
   /** Threads per op when the engine makes its own runtime. */
   readonly intraOpThreads?: number;
+  /**
+   * Threads per op of the scoring graphs (log-probs, with or without gradients), where they differ
+   * from `intraOpThreads`: training steps gain from more cores, while decoding a few rows at a time
+   * does not. A fixed count gives the same bits run after run; another count may differ in the
+   * last bits (onnxruntime splits the inner dimension of small matrix products across threads).
+   */
+  readonly scoringThreads?: number;
 }
 
 /**
@@ -58,21 +65,22 @@ export class ModelEngine {
     readonly model: LanguageModel,
     readonly runtime: Runtime,
     private readonly ownsRuntime: boolean,
+    private readonly scoringThreads: number | undefined,
   ) {}
 
   /** Creates an engine for `model`. */
   static async create(model: LanguageModel, options: EngineOptions = {}): Promise<ModelEngine> {
-    if (options.runtime) return new ModelEngine(model, options.runtime, false);
+    if (options.runtime) return new ModelEngine(model, options.runtime, false, options.scoringThreads);
     const runtime = await Runtime.create({
       provider: options.provider ?? 'cpu',
       ...(options.intraOpThreads ? { intraOpThreads: options.intraOpThreads } : {}),
     });
-    return new ModelEngine(model, runtime, true);
+    return new ModelEngine(model, runtime, true, options.scoringThreads);
   }
 
   /** The scoring graph (log-probs, optionally gradients). */
   scoring(gradients: GradientTarget, lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`scoring:${gradients}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { gradients, ...(lora ? { lora } : {}) }));
+    return this.compileScoring(`scoring:${gradients}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { gradients, ...(lora ? { lora } : {}) }));
   }
 
   /**
@@ -81,7 +89,7 @@ export class ModelEngine {
    * it holds extra vocabulary-sized buffers per token.
    */
   entropyScoring(gradients: GradientTarget, lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`entropy-scoring:${gradients}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { gradients, entropy: true, ...(lora ? { lora } : {}) }));
+    return this.compileScoring(`entropy-scoring:${gradients}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { gradients, entropy: true, ...(lora ? { lora } : {}) }));
   }
 
   /**
@@ -92,7 +100,7 @@ export class ModelEngine {
    */
   training(target: Exclude<GradientTarget, 'none'>, entropy: TrainingEntropy, lora?: LoraConfig): Promise<CompiledGraph> {
     // The accumulators stay resident: on GPU providers they never come back to the host.
-    return this.compile(
+    return this.compileScoring(
       `training:${target}:${entropy}:${loraKey(lora)}`,
       () => buildScoringGraph(this.model.config, { gradients: target, entropy: entropy !== 'none', entropyGradient: entropy === 'objective', accumulate: true, ...(lora ? { lora } : {}) }),
       (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
@@ -101,7 +109,7 @@ export class ModelEngine {
 
   /** The prefix graph of shared prompts (see `shared-prompts.ts`): scores and keys/values of the prompt positions. */
   promptPrefix(entropy: boolean, lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`prompt-prefix:${entropy}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { present: true, entropy, ...(lora ? { lora } : {}) }));
+    return this.compileScoring(`prompt-prefix:${entropy}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { present: true, entropy, ...(lora ? { lora } : {}) }));
   }
 
   /**
@@ -109,12 +117,12 @@ export class ModelEngine {
    * `perGroup`, one cache per group of consecutive rows of one size; see `buildScoringGraph`).
    */
   promptSuffix(entropy: boolean, lora?: LoraConfig, perGroup = false): Promise<CompiledGraph> {
-    return this.compile(`prompt-suffix:${entropy}:${perGroup}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { past: perGroup ? 'per-group' : true, entropy, ...(lora ? { lora } : {}) }));
+    return this.compileScoring(`prompt-suffix:${entropy}:${perGroup}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { past: perGroup ? 'per-group' : true, entropy, ...(lora ? { lora } : {}) }));
   }
 
   /** The continuation training graph: accumulates parameter gradients, returns the gradients of its past keys/values. */
   promptSuffixTraining(target: Exclude<GradientTarget, 'none'>, entropy: boolean, lora?: LoraConfig, perGroup = false): Promise<CompiledGraph> {
-    return this.compile(
+    return this.compileScoring(
       `prompt-suffix-training:${target}:${entropy}:${perGroup}:${loraKey(lora)}`,
       () => buildScoringGraph(this.model.config, { past: perGroup ? 'per-group' : true, gradients: target, entropy, entropyGradient: false, accumulate: true, ...(lora ? { lora } : {}) }),
       (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
@@ -123,7 +131,7 @@ export class ModelEngine {
 
   /** The prefix training graph: accumulates the gradients of the prefix's objective plus Σ keys/values · seeds. */
   promptPrefixTraining(target: Exclude<GradientTarget, 'none'>, entropy: boolean, lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(
+    return this.compileScoring(
       `prompt-prefix-training:${target}:${entropy}:${loraKey(lora)}`,
       () => buildScoringGraph(this.model.config, { present: true, gradients: target, entropy, entropyGradient: false, accumulate: true, ...(lora ? { lora } : {}) }),
       (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
@@ -132,7 +140,7 @@ export class ModelEngine {
 
   /** The headless prefix training graph: accumulates only the gradient of Σ keys/values · seeds (no LM head). */
   promptPrefixBackward(target: Exclude<GradientTarget, 'none'>, lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(
+    return this.compileScoring(
       `prompt-prefix-backward:${target}:${loraKey(lora)}`,
       () => buildScoringGraph(this.model.config, { present: true, headless: true, gradients: target, accumulate: true, ...(lora ? { lora } : {}) }),
       (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
@@ -216,13 +224,17 @@ export class ModelEngine {
     return Array.from({ length: this.model.config.numLayers }, (_, l) => [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]).flat();
   }
 
-  private compile(key: string, build: () => BuiltGraph, kept?: (built: BuiltGraph) => readonly string[]): Promise<CompiledGraph> {
+  private compileScoring(key: string, build: () => BuiltGraph, kept?: (built: BuiltGraph) => readonly string[]): Promise<CompiledGraph> {
+    return this.compile(key, build, kept, this.scoringThreads);
+  }
+
+  private compile(key: string, build: () => BuiltGraph, kept?: (built: BuiltGraph) => readonly string[], intraOpThreads?: number): Promise<CompiledGraph> {
     let entry = this.compiled.get(key);
     if (!entry) {
       entry = (async () => {
         const built = build();
         const keepOnDevice = kept?.(built);
-        const session = await this.runtime.session(built.graph, { key: `${this.model.dir}|${key}`, ...(keepOnDevice ? { keepOnDevice } : {}) });
+        const session = await this.runtime.session(built.graph, { key: `${this.model.dir}|${key}`, ...(keepOnDevice ? { keepOnDevice } : {}), ...(intraOpThreads ? { intraOpThreads } : {}) });
         return { session, built };
       })();
       this.compiled.set(key, entry);

@@ -4,9 +4,10 @@ import { ShapeError } from '../graph/errors.js';
 import { attrInt, attrString, type Attrs } from '../graph/node.js';
 import { fmtShape, normalizeAxis, type Dim } from '../graph/shape.js';
 import type { Tensor } from '../graph/tensor.js';
-import { cast } from './elementwise.js';
+import { add, cast, less, mul, where } from './elementwise.js';
+import { reduceSum } from './reduce.js';
 import { expectDType } from './operand.js';
-import { transpose, unsqueeze, zerosLike } from './shape-ops.js';
+import { concat, expand, reshape, reshapeTo, shapeOf, slice, transpose, zerosLike } from './shape-ops.js';
 
 const INDEX = ['int64', 'int32'] as const;
 
@@ -80,7 +81,6 @@ export function range(start: Tensor, limit: Tensor, delta: Tensor): Tensor {
 /** Gradient rules of this file's ops. */
 export const indexingGrads: GradRules = {
   Gather: ({ node, x: [data, indices], dy: [dy] }) => {
-    // Move the gathered axis to the front so one ScatterND(add) accumulates repeated indices.
     const a = node.attrs['axis']!.value as number;
     const q = indices!.rank;
     const r = data!.rank;
@@ -88,12 +88,12 @@ export const indexingGrads: GradRules = {
     const dataPerm = [a, ...range0(0, a), ...range0(a + 1, r)];
     const front = a === 0 ? data! : transpose(data!, dataPerm);
     const upd = a === 0 ? dy! : transpose(dy!, dyPerm);
-    const summed = scatterND(zerosLike(front), unsqueeze(indices!.dtype === 'int64' ? indices! : cast(indices!, 'int64'), [-1]), upd, 'add');
+    const summed = scatterAddRows(front, indices!, upd);
     const back = dataPerm.map((_, i) => dataPerm.indexOf(i));
     return [a === 0 ? summed : transpose(summed, back), undefined];
   },
   GatherElements: ({ node, x: [data, indices], dy: [dy] }) => [scatterElements(zerosLike(data!), indices!, dy!, node.attrs['axis']!.value as number, 'add'), undefined],
-  GatherND: ({ x: [data, indices], dy: [dy] }) => [scatterND(zerosLike(data!), indices!, dy!, 'add'), undefined],
+  GatherND: ({ x: [data, indices], dy: [dy] }) => [gatherNDGradient(data!, indices!, dy!), undefined],
   ScatterElements: ({ node, x: [, indices, updates], dy: [dy] }) => {
     const axis = node.attrs['axis']!.value as number;
     const overwrite = node.attrs['reduction']?.value !== 'add';
@@ -104,6 +104,43 @@ export const indexingGrads: GradRules = {
     return [overwrite ? scatterND(dy!, indices!, zerosLike(updates!)) : dy, undefined, gatherND(dy!, indices!)];
   },
 };
+
+/**
+ * `zeros(front)` with each row of `rows` added at row `ids[i]` of axis 0 (`front` is [V, rest…],
+ * `ids` any shape [q…], `rows` [q…, rest…]): the gradient of a Gather on axis 0. It is a
+ * ScatterElements(add) because onnxruntime's CPU ScatterND(add) races when several threads add to
+ * the same row, losing updates (measured: a 2-thread embedding gradient differed run to run);
+ * ScatterElements(add) gives the one-thread sums, bit for bit, on any thread count.
+ */
+function scatterAddRows(front: Tensor, ids: Tensor, rows: Tensor): Tensor {
+  const g = front.graph;
+  const q = ids.rank;
+  const rest = front.shape.slice(1);
+  // One index axis of N rows: [N, rest…] (a scalar index is one row).
+  const flatRows = q === 1 ? rows : reshapeTo(rows, concat([g.int64s([-1]), slice(shapeOf(rows), [0], [q], [q + rest.length])], 0), [g.freshDim('rows'), ...rest]);
+  const flatIds = reshape(ids.dtype === 'int64' ? ids : cast(ids, 'int64'), [-1, ...rest.map(() => 1)]);
+  return scatterElements(zerosLike(front), expand(flatIds, shapeOf(flatRows), flatRows.shape), flatRows, 0, 'add');
+}
+
+/**
+ * The gradient of GatherND (batch_dims 0): indices [m…, k] address the first k axes of data
+ * [d0…dk-1, rest…]. Each index becomes one row number of data viewed as [d0·…·dk-1, rest…]
+ * (negative indices counted from the end), and the rows are summed as for Gather.
+ */
+function gatherNDGradient(data: Tensor, indices: Tensor, dy: Tensor): Tensor {
+  const g = data.graph;
+  const k = indices.shape[indices.rank - 1] as number;
+  const dims = slice(shapeOf(data), [0], [0], [k]); // [k]
+  const wrapped = where(less(indices, g.scalar(0, 'int64')), add(indices, dims), indices);
+  // Row-major strides of the first k axes: stride_{k-1} = 1, stride_j = stride_{j+1}·d_{j+1}.
+  const strides: Tensor[] = [g.int64s([1])];
+  for (let j = k - 2; j >= 0; j--) strides.unshift(mul(strides[0]!, slice(dims, [0], [j + 1], [j + 2])));
+  const rowIds = reduceSum(mul(wrapped, concat(strides, 0)), [-1]); // [m…]
+  const rest = data.shape.slice(k);
+  const flatShape = concat([g.int64s([-1]), slice(shapeOf(data), [0], [k], [data.rank])], 0);
+  const flat = reshapeTo(data, flatShape, [g.freshDim('rows'), ...rest]);
+  return reshapeTo(scatterAddRows(flat, rowIds, dy), shapeOf(data), data.shape);
+}
 
 function range0(from: number, to: number): number[] {
   return Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);

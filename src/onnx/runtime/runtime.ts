@@ -33,6 +33,8 @@ export interface SessionRequest {
   readonly optimization?: OptimizationLevel;
   readonly keepOnDevice?: readonly string[];
   readonly encode?: EncodeOptions;
+  /** Threads per op of this session (default: the runtime's `intraOpThreads`). */
+  readonly intraOpThreads?: number;
 }
 
 /**
@@ -101,14 +103,15 @@ export class Runtime {
       if (model.externalData) hash.update(model.externalData);
       key = hash.digest('hex');
     }
-    key = `${key}|${optimization}|${(req.keepOnDevice ?? []).join(',')}`;
+    const intraOpThreads = req.intraOpThreads ?? this.opts.intraOpThreads;
+    key = `${key}|${optimization}|${(req.keepOnDevice ?? []).join(',')}|${intraOpThreads ?? ''}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
     const source = model ?? encodeModel(typeof graph === 'function' ? graph() : graph, req.encode);
     const created = OnnxSession.create(source, {
       provider: this.provider,
       optimization,
-      ...(this.opts.intraOpThreads ? { intraOpThreads: this.opts.intraOpThreads } : {}),
+      ...(intraOpThreads ? { intraOpThreads } : {}),
       ...(req.keepOnDevice ? { keepOnDevice: req.keepOnDevice } : {}),
       ...(req.encode ? { encode: req.encode } : {}),
     });

@@ -220,7 +220,7 @@ async function resumedConfigChanges(cfg: TrainConfig): Promise<ConfigChange[]> {
   const started = await readRunConfig(cfg.runDir);
   if (started === undefined) return [];
   const changes = configChanges(started, JSON.parse(JSON.stringify(cfg)) as unknown).filter((c) => c.path !== 'runDir');
-  const model = changes.filter((c) => c.path.startsWith('model.') && c.path !== 'model.device');
+  const model = changes.filter((c) => c.path.startsWith('model.') && c.path !== 'model.device' && c.path !== 'model.threads');
   if (model.length > 0) {
     throw new TrainError(
       `${cfg.runDir} holds a run of another model (${model.map(describeConfigChange).join('; ')}): its checkpoint cannot be resumed with these settings. ` +

@@ -1,11 +1,11 @@
-import { cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/lm.js';
 import { Policy, SafetensorsFile, floatTensor, loadModel, writeSafetensors, type FloatTensor } from '../../src/lm/index.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
-const dir = join(mkdtempSync(join(tmpdir(), 'lm-cli-')), 'tiny');
+const dir = join(useTempDirs('lm-cli-')(), 'tiny');
 let printed: string[] = [];
 
 beforeAll(async () => {

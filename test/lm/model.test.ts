@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanguageModel, LoraAdapter, Policy, createTinyModel, loadModel, parseAssistantReply } from '../../src/lm/index.js';
 import { sharedRows } from '../../src/lm/compute/generate.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
-const root = mkdtempSync(join(tmpdir(), 'lm-model-'));
+const root = useTempDirs('lm-model-')();
 let model: LanguageModel;
 let policy: Policy;
 

@@ -5,8 +5,6 @@
  * for full tuning and LoRA, with micro-batches and the entropy term. And the engine binds
  * weights once: a decode step feeds only the new token's inputs, whatever the model's size.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LoraAdapter, Policy, createTinyModel, loadModel, type LanguageModel } from '../../src/lm/index.js';
@@ -14,8 +12,9 @@ import { RopeCache } from '../../src/lm/compute/batch.js';
 import { ModelEngine } from '../../src/lm/compute/engine.js';
 import { generateTokens } from '../../src/lm/compute/generate.js';
 import { adamwReferenceStep, clipReference } from '../../src/onnx/optim/reference.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
-const root = mkdtempSync(join(tmpdir(), 'resident-training-'));
+const root = useTempDirs('resident-training-')();
 let small: LanguageModel;
 let large: LanguageModel;
 

@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpoint, SafetensorsError, SafetensorsFile, floatTensor, writeSafetensors } from '../../src/lm/index.js';
 import { bf16BitsToFloat, floatToBf16Bits } from '../../src/lm/safetensors/dtype.js';
 import { floatToHalfBits, halfBitsToFloat } from '../../src/base/half-float.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
-const tmp = (): string => mkdtempSync(join(tmpdir(), 'lm-st-'));
+const tmp = useTempDirs('lm-st-');
 
 describe('float conversions', () => {
   it('converts half precision exactly for representable values and rounds to nearest even', () => {

@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Policy, SafetensorsFile, createTinyModel, loadModel, type TinyModelOptions } from '../../src/lm/index.js';
 import { packageRoot } from '../../src/base/package-root.js';
 import { frameworkPython } from '../python/venv.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
 /**
  * Checks log-probs and gradients against scripts/torch_reference.py, an independent PyTorch
@@ -15,6 +14,7 @@ import { frameworkPython } from '../python/venv.js';
  */
 const PYTHON = frameworkPython('PyTorch reference of the LM graphs', ['torch', 'numpy']);
 const SCRIPT = join(packageRoot(), 'scripts', 'torch_reference.py');
+const tempDir = useTempDirs('lm-torch-');
 
 const sequences = [
   [3, 17, 42, 99, 7, 250, 12, 1, 64],
@@ -37,7 +37,7 @@ const cases: [string, TinyModelOptions, number][] = [...configs.map(([label, opt
 describe.runIf(PYTHON)('against the PyTorch reference', () => {
   for (const [label, options, temperature] of cases) {
     it(`matches log-probs and gradients: ${label}`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'lm-torch-'));
+      const dir = tempDir();
       await createTinyModel(join(dir, 'model'), { vocabSize: 500, ...options });
       const model = await loadModel(join(dir, 'model'));
       const policy = await Policy.create(model, { train: 'full' });

@@ -3,25 +3,17 @@
  * checkpoint asked for is missing, and that nothing in the run directory is written. (The
  * weights it loads and the numbers it reproduces are checked on a real run in test/train/demo.test.ts.)
  */
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openTrainedRun } from '../../src/recipes/trained-run.js';
 import { run as evalCli } from '../../src/cli/eval.js';
 import { CheckpointStore } from '../../src/train/checkpoint/checkpoint-store.js';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { writeRunConfig } from '../../src/train/run/run-config-file.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
-async function tempDir(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), 'sqlenv-trained-run-'));
-  dirs.push(d);
-  return d;
-}
+const tempDir = useTempDirs('sqlenv-trained-run-');
 const checkpoint = (step: number) => ({
   step, weights: new Map([['w', { shape: [2], data: new Float32Array([step, 1]) }]]),
   optimizer: { step: 0, m: new Map(), v: new Map() }, rngState: [1, 2, 3, 4], extra: {},
@@ -33,18 +25,18 @@ describe('openTrainedRun', () => {
   });
 
   it('asks for --config when the run directory has no config.json', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     await expect(openTrainedRun(dir, {})).rejects.toThrow(/has no config\.json .*--config FILE/);
   });
 
   it('says a run without checkpoints has none yet, and when runs write them', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     await writeRunConfig(dir, resolveTrainConfig({ runDir: dir, env: { evalSplits: ['eval'] } }));
     await expect(openTrainedRun(dir, {})).rejects.toThrow(/no checkpoint yet: a run writes one when SFT ends \(step 0\)/);
   });
 
   it('lists the steps there are when the step asked for has no checkpoint, and writes nothing', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     await writeRunConfig(dir, resolveTrainConfig({ runDir: dir, env: { evalSplits: ['eval'] } }));
     const store = new CheckpointStore(dir, { keep: 5 });
     await store.save(checkpoint(0));
@@ -57,7 +49,7 @@ describe('openTrainedRun', () => {
   });
 
   it('refuses a run with no test split unless one is named', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     await writeRunConfig(dir, resolveTrainConfig({ runDir: dir, env: { evalSplits: [] } }));
     await expect(openTrainedRun(dir, {})).rejects.toThrow(/no test split .*--split NAME/);
   });

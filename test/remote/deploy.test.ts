@@ -4,16 +4,17 @@
  * and, where HAProxy is installed, the balancer config keeps HTTP sessions on their replica.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { parseServeArgs } from '../../src/cli/serve.js';
 import { SESSION_HEADER } from '../../src/remote/index.js';
 import { startServeProcess } from './fixtures/serve-process.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
+const tempDir = useTempDirs('sqlenv-haproxy-');
 const read = (path: string) => readFileSync(join('deploy', path), 'utf8');
 interface Container {
   args: string[];
@@ -95,7 +96,7 @@ function freePort(): Promise<number> {
 describe.runIf(haproxy)('deploy/haproxy.cfg in front of two `sqlenv serve` processes', () => {
   it('accepts the config, and keeps each HTTP session on its replica across fresh connections', async () => {
     const servers = await Promise.all([0, 1].map(() => startServeProcess(['--env', 'GuessNumber-v0', '--port', '0'])));
-    const dir = mkdtempSync(join(tmpdir(), 'sqlenv-haproxy-'));
+    const dir = tempDir();
     expect(spawnSync('haproxy', ['-c', '-f', 'deploy/haproxy.cfg'], { env: { ...process.env, SQLENV_BACKEND: 'localhost' } }).status).toBe(0);
     const port = await freePort();
     const cfg = read('haproxy.cfg')

@@ -1,21 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CheckpointError, CheckpointStore } from '../../src/train/checkpoint/checkpoint-store.js';
 import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 import { letterSetup } from './fixtures/letter-run.js';
 
-const dirs: string[] = [];
-async function tempDir(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), 'sqlenv-ckpt-'));
-  dirs.push(d);
-  return d;
-}
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('sqlenv-ckpt-');
 
 const sample = (step: number) => ({
   step,
@@ -27,7 +19,7 @@ const sample = (step: number) => ({
 
 describe('CheckpointStore', () => {
   it('round-trips weights, optimizer moments, RNG state and extra state', async () => {
-    const store = new CheckpointStore(await tempDir());
+    const store = new CheckpointStore(tempDir());
     await store.save(sample(3));
     const back = (await store.loadLatest())!;
     expect(back.step).toBe(3);
@@ -39,13 +31,13 @@ describe('CheckpointStore', () => {
   });
 
   it('keeps only the newest `keep` checkpoints', async () => {
-    const store = new CheckpointStore(await tempDir(), { keep: 2 });
+    const store = new CheckpointStore(tempDir(), { keep: 2 });
     for (const s of [1, 2, 3]) await store.save(sample(s));
     expect(await store.listSteps()).toEqual([3, 2]);
   });
 
   it('falls back to the previous checkpoint when the newest is corrupt', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = new CheckpointStore(dir, { keep: 3 });
     await store.save(sample(1));
     await store.save(sample(2));
@@ -54,7 +46,7 @@ describe('CheckpointStore', () => {
   });
 
   it('ignores and removes a half-written (uncommitted) directory', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     let fail = false;
     const store = new CheckpointStore(dir, {
       beforeCommit: async () => {
@@ -70,7 +62,7 @@ describe('CheckpointStore', () => {
   });
 
   it('reports a run whose every checkpoint is corrupt', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = new CheckpointStore(dir);
     await store.save(sample(1));
     await writeFile(join(dir, 'checkpoints', 'step-000001', 'state.json'), '{}');
@@ -80,7 +72,7 @@ describe('CheckpointStore', () => {
 
 describe('crash during a checkpoint, then resume', () => {
   it('a SIGKILLed run resumes from the last committed checkpoint and ends where an uninterrupted run ends', async () => {
-    const runDir = await tempDir();
+    const runDir = tempDir();
     const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'crash-child.ts'), runDir, '3'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -110,7 +102,7 @@ describe('crash during a checkpoint, then resume', () => {
     const latest = JSON.parse(await readFile(join(runDir, 'checkpoints', 'latest.json'), 'utf8')) as { step: number };
     expect(latest.step).toBe(6);
 
-    const straight = letterSetup(await tempDir(), { grpo: { steps: 6, loss: { beta: 0.01 } } });
+    const straight = letterSetup(tempDir(), { grpo: { steps: 6, loss: { beta: 0.01 } } });
     await runTraining(straight);
     expect([...(await resumed.policy.readParameters()).values()].map((t) => [...t.data])).toEqual([...(await straight.policy.readParameters()).values()].map((t) => [...t.data]));
   });

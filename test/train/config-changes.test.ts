@@ -1,21 +1,13 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configChanges, describeConfigChange } from '../../src/train/run/config-changes.js';
 import { TrainError } from '../../src/train/train-error.js';
 import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 import { letterSetup } from './fixtures/letter-run.js';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
-async function tempDir(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), 'sqlenv-resume-'));
-  dirs.push(d);
-  return d;
-}
+const tempDir = useTempDirs('sqlenv-resume-');
 
 describe('configChanges', () => {
   it('lists nested settings that differ, by dotted path, with both values', () => {
@@ -45,7 +37,7 @@ describe('configChanges', () => {
 
 describe('resuming a run with other settings', () => {
   it('prints and logs each change with its old value, and writes the new config.json', async () => {
-    const runDir = await tempDir();
+    const runDir = tempDir();
     await runTraining(letterSetup(runDir, { grpo: { steps: 2, loss: { beta: 0.01 } } }));
     const lines: string[] = [];
     const summary = await runTraining(letterSetup(runDir, { grpo: { steps: 4, loss: { beta: 0.01 } }, rollout: { numGenerations: 8, questionsPerStep: 4, maxTurns: 2, maxNewTokensPerTurn: 4, maxTotalTokens: 48, temperature: 0.7 } }, lines));
@@ -60,7 +52,7 @@ describe('resuming a run with other settings', () => {
   });
 
   it('says nothing when the settings are the same, and the directory may move', async () => {
-    const runDir = await tempDir();
+    const runDir = tempDir();
     await runTraining(letterSetup(runDir, { grpo: { steps: 2, loss: { beta: 0.01 } } }));
     const lines: string[] = [];
     await runTraining(letterSetup(runDir, { grpo: { steps: 2, loss: { beta: 0.01 } } }, lines));
@@ -69,7 +61,7 @@ describe('resuming a run with other settings', () => {
   });
 
   it('refuses another model, before touching the checkpoint or config.json', async () => {
-    const runDir = await tempDir();
+    const runDir = tempDir();
     await runTraining(letterSetup(runDir, { grpo: { steps: 2, loss: { beta: 0.01 } } }));
     const before = await readFile(join(runDir, 'config.json'), 'utf8');
     const other = letterSetup(runDir, { grpo: { steps: 4, loss: { beta: 0.01 } }, model: { path: 'other-model' } });
@@ -79,7 +71,7 @@ describe('resuming a run with other settings', () => {
   });
 
   it('lets the device and the thread count change', async () => {
-    const runDir = await tempDir();
+    const runDir = tempDir();
     await runTraining(letterSetup(runDir, { grpo: { steps: 2, loss: { beta: 0.01 } } }));
     const lines: string[] = [];
     await runTraining(letterSetup(runDir, { grpo: { steps: 3, loss: { beta: 0.01 } }, model: { device: 'webgpu', threads: 2 } }, lines));

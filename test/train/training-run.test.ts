@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
 import { isDocumentedMetric } from '../../src/train/metrics/metric-fields.js';
 import { letterSetup } from './fixtures/letter-run.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 import { BigramPolicy, VOCAB } from './fixtures/bigram-policy.js';
 import { LetterEnv } from './fixtures/letter-env.js';
 import type { GenerateRequest, GenerateResult, TokenScores } from '../../src/train/policy/trainable-policy.js';
@@ -56,19 +56,11 @@ class NanBigram extends BigramPolicy {
   }
 }
 
-const dirs: string[] = [];
-async function tempRun(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), 'sqlenv-train-'));
-  dirs.push(d);
-  return d;
-}
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+const tempRun = useTempDirs('sqlenv-train-');
 
 describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
   it('raises the train reward, writes documented metrics, traces, checkpoints and the dashboard', async () => {
-    const runDir = await tempRun();
+    const runDir = tempRun();
     const lines: string[] = [];
     const summary = await runTraining(letterSetup(runDir, {}, lines));
     expect(summary.grpoSteps).toBe(12);
@@ -95,7 +87,7 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
   });
 
   it('prints the small-group guard for K = 2 with the dead-group rate', async () => {
-    const runDir = await tempRun();
+    const runDir = tempRun();
     const lines: string[] = [];
     await runTraining(letterSetup(runDir, { grpo: { steps: 1 }, rollout: { numGenerations: 2, questionsPerStep: 2, maxTurns: 2, maxNewTokensPerTurn: 3, maxTotalTokens: 48 }, eval: { episodes: 2, baselineEpisodes: 4 } }, lines));
     const warning = lines.find((l) => l.startsWith('WARNING: group size K = 2'));
@@ -107,7 +99,7 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
   });
 
   it('SFT warm-up on oracle trajectories lowers the loss and runs the format check', async () => {
-    const runDir = await tempRun();
+    const runDir = tempRun();
     const lines: string[] = [];
     const summary = await runTraining(letterSetup(runDir, { mode: 'sft', eval: { episodes: 4 } }, lines));
     const sft = (await readRunMetrics(runDir)).filter((r) => r.kind === 'sft');
@@ -120,7 +112,7 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
   });
 
   it('SFT with early stopping validates every epoch, stops when validation stops rising and keeps the best weights', async () => {
-    const runDir = await tempRun();
+    const runDir = tempRun();
     const lines: string[] = [];
     const episodes = 8;
     const setup = letterSetup(runDir, { mode: 'sft', env: { trainSplit: 'train', evalSplits: ['eval'], validationSplits: ['validation'] }, sft: { epochs: 30, batchSize: 4, lr: 0.3, formatCheckSamples: 2, validationEpisodes: episodes, patience: 1 }, eval: { episodes, untrained: false } }, lines);
@@ -167,7 +159,7 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
   });
 
   it('SFT with sft.minEpochs validates only from that epoch on, and only on sft.validationSplits', async () => {
-    const runDir = await tempRun();
+    const runDir = tempRun();
     const episodes = 8;
     const env = { trainSplit: 'train', evalSplits: ['eval'], validationSplits: ['validation', 'validation_b'] };
     const setup = letterSetup(runDir, { mode: 'sft', env, sft: { epochs: 6, batchSize: 4, lr: 0.3, formatCheckSamples: 2, validationEpisodes: episodes, validationSplits: ['validation'], patience: 1, minEpochs: 4 }, eval: { episodes, untrained: false } }, []);
@@ -183,7 +175,7 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
   });
 
   it('refuses SFT with no usable trajectory, saying how many were dropped and why', async () => {
-    const runDir = await tempRun();
+    const runDir = tempRun();
     const lines: string[] = [];
     const setup = letterSetup(runDir, { mode: 'sft', eval: { episodes: 1 } }, lines);
     // A scripted agent that never solves the task: every trajectory is dropped.
@@ -201,7 +193,7 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
     };
     const steps = async (sft: Record<string, unknown>): Promise<{ steps: number; lines: string }> => {
       const lines: string[] = [];
-      const setup = letterSetup(await tempRun(), { mode: 'sft', sft: { epochs: 1, batchSize: 4, lr: 0.3, formatCheckSamples: 0, ...sft }, eval: { episodes: 1 } }, lines);
+      const setup = letterSetup(tempRun(), { mode: 'sft', sft: { epochs: 1, batchSize: 4, lr: 0.3, formatCheckSamples: 0, ...sft }, eval: { episodes: 1 } }, lines);
       setup.makeOracle = rehearsing;
       const summary = await runTraining(setup);
       return { steps: summary.sftSteps, lines: lines.join('\n') };
@@ -218,7 +210,7 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
   const oneTokenTurns = { numGenerations: 4, questionsPerStep: 3, maxTurns: 1, maxNewTokensPerTurn: 1, maxTotalTokens: 48 };
 
   it("drops zero-variance groups from the loss with zeroVariance 'drop' (no resampling)", async () => {
-    const runDir = await tempRun();
+    const runDir = tempRun();
     const setup = letterSetup(runDir, { grpo: { steps: 2, zeroVariance: 'drop', rewardMode: 'final' }, eval: { episodes: 2 }, rollout: oneTokenTurns });
     const policy = new CountingBigram(favourA);
     await runTraining({ ...setup, policy });
@@ -236,7 +228,7 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
   });
 
   it("resamples zero-variance groups with zeroVariance 'dynamic_sampling' until the batch is full", async () => {
-    const runDir = await tempRun();
+    const runDir = tempRun();
     const setup = letterSetup(runDir, { grpo: { steps: 2, zeroVariance: 'dynamic_sampling', maxResampleRounds: 20, rewardMode: 'final' }, eval: { episodes: 2 }, rollout: oneTokenTurns });
     const policy = new CountingBigram(favourA);
     await runTraining({ ...setup, policy });
@@ -250,7 +242,7 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
 
   for (const where of ['gradient', 'loss'] as const) {
     it(`skips the optimizer step on a NaN ${where}: weights unchanged, skipped: 1 and nan_skip logged`, async () => {
-      const runDir = await tempRun();
+      const runDir = tempRun();
       const setup = letterSetup(runDir, { grpo: { steps: 1, loss: { beta: 0 } }, rollout: { numGenerations: 4, questionsPerStep: 2, maxTurns: 2, maxNewTokensPerTurn: 4, maxTotalTokens: 48, maskTruncated: false }, eval: { everySteps: 0, episodes: 1, baselineEpisodes: 0 } });
       const policy = new NanBigram(where);
       const before = policy.parameters()[0]!.value.slice();
@@ -266,7 +258,7 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
     });
   }
   it('a finite step is not skipped and moves the weights (control for the NaN tests)', async () => {
-    const runDir = await tempRun();
+    const runDir = tempRun();
     const setup = letterSetup(runDir, { grpo: { steps: 1, loss: { beta: 0 } }, rollout: { numGenerations: 4, questionsPerStep: 2, maxTurns: 2, maxNewTokensPerTurn: 4, maxTotalTokens: 48, maskTruncated: false }, eval: { everySteps: 0, episodes: 1, baselineEpisodes: 0 } });
     const policy = new NanBigram('none');
     const before = policy.parameters()[0]!.value.slice();
@@ -277,7 +269,7 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
 
   it('held-out evaluation draws from its own random stream: evaluating more splits, sampled or none, trains the same run', async () => {
     const trainOf = async (overrides: Record<string, unknown>) => {
-      const runDir = await tempRun();
+      const runDir = tempRun();
       const base = { mode: 'sft+grpo', grpo: { steps: 4, loss: { beta: 0.01 } }, sft: { epochs: 2, batchSize: 4, lr: 0.3, formatCheckSamples: 4 } };
       const policy = new BigramPolicy();
       await runTraining({ ...letterSetup(runDir, { ...base, ...overrides }), policy });

@@ -130,16 +130,16 @@ function scatterAddRows(front: Tensor, ids: Tensor, rows: Tensor): Tensor {
 function gatherNDGradient(data: Tensor, indices: Tensor, dy: Tensor): Tensor {
   const g = data.graph;
   const k = indices.shape[indices.rank - 1] as number;
-  const dims = slice(shapeOf(data), [0], [0], [k]); // [k]
+  const shape = shapeOf(data);
+  const dims = slice(shape, [0], [0], [k]); // [k]
   const wrapped = where(less(indices, g.scalar(0, 'int64')), add(indices, dims), indices);
   // Row-major strides of the first k axes: stride_{k-1} = 1, stride_j = stride_{j+1}·d_{j+1}.
   const strides: Tensor[] = [g.int64s([1])];
   for (let j = k - 2; j >= 0; j--) strides.unshift(mul(strides[0]!, slice(dims, [0], [j + 1], [j + 2])));
   const rowIds = reduceSum(mul(wrapped, concat(strides, 0)), [-1]); // [m…]
   const rest = data.shape.slice(k);
-  const flatShape = concat([g.int64s([-1]), slice(shapeOf(data), [0], [k], [data.rank])], 0);
-  const flat = reshapeTo(data, flatShape, [g.freshDim('rows'), ...rest]);
-  return reshapeTo(scatterAddRows(flat, rowIds, dy), shapeOf(data), data.shape);
+  const flat = reshapeTo(data, concat([g.int64s([-1]), slice(shape, [0], [k], [data.rank])], 0), [g.freshDim('rows'), ...rest]);
+  return reshapeTo(scatterAddRows(flat, rowIds, dy), shape, data.shape);
 }
 
 function range0(from: number, to: number): number[] {

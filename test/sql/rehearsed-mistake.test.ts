@@ -70,4 +70,38 @@ describe('the oracle with rehearsed mistakes', () => {
     const clean = await runEpisodes(env, new OracleAgent(concert.dataset, { describeTables: false, answerWithSql: true }), { episodes: 12, questionIds: questionIds() });
     expect(clean.mean_steps).toBe(2);
   });
+
+  it('plays an episode without a drawn mistake exactly as the plain oracle does (what sft.rehearsals "besides" relies on)', async () => {
+    const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool, answerMode: 'sql' });
+    const play = async (agent: OracleAgent, id: string): Promise<string[]> => {
+      let [obs, info] = await env.reset({ options: { questionId: id } });
+      await agent.reset(obs, info);
+      const actions: string[] = [];
+      for (let done = false; !done; ) {
+        const action = agent.act(obs, info);
+        actions.push(JSON.stringify(action));
+        const [o, , terminated, truncated, i] = await env.step(action);
+        [obs, info, done] = [o, i, terminated || truncated];
+      }
+      return actions;
+    };
+    try {
+      const rehearsing = new OracleAgent(concert.dataset, { describeTables: false, answerWithSql: true, mistakeShare: 0.5, mistakeSeed: 7 });
+      const plain = new OracleAgent(concert.dataset, { describeTables: false, answerWithSql: true });
+      let rehearsed = 0;
+      for (const id of questionIds()) {
+        const [withDraws, clean] = [await play(rehearsing, id), await play(plain, id)];
+        // Either the plain play, or one rehearsed query in front of it.
+        if (withDraws.length === clean.length) expect(withDraws).toEqual(clean);
+        else {
+          expect(withDraws.slice(1)).toEqual(clean);
+          rehearsed++;
+        }
+      }
+      expect(rehearsed).toBeGreaterThan(0);
+      expect(rehearsed).toBeLessThan(questionIds().length);
+    } finally {
+      await env.close();
+    }
+  });
 });

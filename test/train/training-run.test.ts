@@ -206,6 +206,33 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
     expect(besides.lines).toMatch(/SFT: 20 rehearsed mistakes besides the 20 plain trajectories/);
   });
 
+  it("sft.rehearsals 'besides' plays each question once with mistakes drawn and replays only the ones that drew one", async () => {
+    // A letter oracle that, asked for mistakes, rehearses 'bbb' in every other episode it plays.
+    let episodes = 0;
+    const everyOther = (options: { mistakeShare?: number } = {}) => {
+      let turn = 0;
+      let drawn = -1;
+      let rehearses = false;
+      return {
+        reset: () => {
+          episodes++;
+          turn = 0;
+          rehearses = (options.mistakeShare ?? 0) > 0 && ++drawn % 2 === 0;
+        },
+        act: () => (rehearses && turn++ === 0 ? 'bbb' : 'aaa'),
+        demonstrates: () => !(rehearses && turn === 1),
+      };
+    };
+    const lines: string[] = [];
+    const setup = letterSetup(tempRun(), { mode: 'sft', sft: { epochs: 1, batchSize: 4, lr: 0.3, formatCheckSamples: 0, mistakeShare: 0.5, rehearsals: 'besides' }, eval: { episodes: 1 } }, lines);
+    setup.makeOracle = everyOther;
+    const summary = await runTraining(setup);
+    // 20 questions played once, and the 10 that rehearsed played again without: not 40 episodes.
+    expect(episodes).toBe(30);
+    expect(lines.join('\n')).toMatch(/SFT: 10 rehearsed mistakes besides the 20 plain trajectories/);
+    expect(summary.sftSteps).toBe(8); // 30 trajectories, batches of 4
+  });
+
   // rewardMode final + 1-token turns make many groups all-equal.
   const oneTokenTurns = { numGenerations: 4, questionsPerStep: 3, maxTurns: 1, maxNewTokensPerTurn: 1, maxTotalTokens: 48 };
 

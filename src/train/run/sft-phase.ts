@@ -25,25 +25,31 @@ export function sftQuestionCount(cfg: TrainConfig, available: number): number {
 }
 
 /**
- * The scripted agent's solved trajectories over the first `sft.questions` train questions; the
- * unsolved and the too-long ones are dropped (and reported).
- *
- * @example
- * ```ts
- * const trajectories = await sftTrajectories(run, oracle);
- * ```
+ * Plays the given train questions (indices into the split's question order) with a scripted agent, one
+ * episode each, in order: every trajectory, solved or not (see {@link keptTrajectories}).
  */
-export async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: ScriptedAgent<Obs>, what = 'oracle trajectories'): Promise<SftSequence[]> {
+async function playQuestions<Obs>(run: RunContext<Obs>, oracle: ScriptedAgent<Obs>, questions: readonly number[]): Promise<SftSequence[]> {
   const cfg = run.config;
-  const count = sftQuestionCount(cfg, run.questionCount(cfg.env.trainSplit));
   const env = run.pool(cfg.env.trainSplit).take(1)[0]!;
+  const played: SftSequence[] = [];
+  for (const i of questions) {
+    const spec = run.task.episodeSpec?.(i, cfg.env.trainSplit) ?? { seed: i };
+    // The scripted agent ends its own episodes; the env's step budget bounds them.
+    played.push(await agentTrajectory(env, oracle, run.task, run.policy.codec, spec, Math.max(cfg.rollout.maxTurns, cfg.env.stepBudget)));
+  }
+  return played;
+}
+
+/**
+ * The trajectories SFT can learn: the solved ones that fit `rollout.maxTotalTokens`. The dropped ones are
+ * reported (`what` names the trajectories in the line); none left of a `required` set is an error that says why.
+ */
+function keptTrajectories<Obs>(run: RunContext<Obs>, played: readonly SftSequence[], what = 'oracle trajectories', required = true): SftSequence[] {
+  const cfg = run.config;
   const trajectories: SftSequence[] = [];
   let wrong = 0;
   const tooLong: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const spec = run.task.episodeSpec?.(i, cfg.env.trainSplit) ?? { seed: i };
-    // The scripted agent ends its own episodes; the env's step budget bounds them.
-    const t = await agentTrajectory(env, oracle, run.task, run.policy.codec, spec, Math.max(cfg.rollout.maxTurns, cfg.env.stepBudget));
+  for (const t of played) {
     if (!t.correct) wrong++;
     else if (t.tokens.length > cfg.rollout.maxTotalTokens) tooLong.push(t.tokens.length);
     else trajectories.push(t);
@@ -52,8 +58,8 @@ export async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: Scripte
     wrong > 0 ? `${wrong} not solved by the scripted agent (is env.stepBudget large enough?)` : '',
     tooLong.length > 0 ? `${tooLong.length} longer than rollout.maxTotalTokens = ${cfg.rollout.maxTotalTokens} (longest ${Math.max(...tooLong)} tokens)` : '',
   ].filter(Boolean);
-  run.print(`SFT: ${trajectories.length} correct ${what} from ${count} questions${dropped.length ? `; dropped ${dropped.join(', ')}` : ''}`);
-  if (trajectories.length === 0) {
+  run.print(`SFT: ${trajectories.length} correct ${what} from ${played.length} questions${dropped.length ? `; dropped ${dropped.join(', ')}` : ''}`);
+  if (trajectories.length === 0 && required) {
     throw new TrainError(
       `SFT has no trajectory to learn from: ${dropped.join(', ')}. ` +
         (tooLong.length > 0 ? `Raise rollout.maxTotalTokens to at least ${Math.max(...tooLong)}${cfg.env.compactTools ? '' : ', or set env.compactTools: true to shorten the prompt'}.` : 'Check the scripted agent and the step budget.'),
@@ -63,16 +69,32 @@ export async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: Scripte
 }
 
 /**
+ * The scripted agent's solved trajectories over the first `sft.questions` train questions; the
+ * unsolved and the too-long ones are dropped (and reported).
+ */
+async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: ScriptedAgent<Obs>): Promise<SftSequence[]> {
+  const count = sftQuestionCount(run.config, run.questionCount(run.config.env.trainSplit));
+  return keptTrajectories(run, await playQuestions(run, oracle, Array.from({ length: count }, (_, i) => i)));
+}
+
+/**
  * SFT's trajectories: the oracle's, where `sft.mistakeShare` of them open with a rehearsed mistake instead of the
  * plain play (`sft.rehearsals: 'instead'`), or every plain trajectory and, besides, the rehearsals of that share of
- * the questions (`'besides'`: the first query of every question stays a learned demonstration).
+ * the questions (`'besides'`: the first query of every question stays a learned demonstration). For 'besides' each
+ * question is played once with mistakes drawn, and only the questions that drew one are played again without: an
+ * episode that rehearses nothing is the plain play ({@link MakeScriptedAgent}).
  */
 async function sftData<Obs>(run: RunContext<Obs>, makeOracle: MakeScriptedAgent<Obs>): Promise<SftSequence[]> {
   const cfg = run.config.sft;
   if (cfg.rehearsals === 'instead' || cfg.mistakeShare === 0) return sftTrajectories(run, makeOracle());
-  const plain = await sftTrajectories(run, makeOracle({ mistakeShare: 0 }));
-  // Only the episodes that did rehearse a mistake: the others would repeat a plain trajectory.
-  const rehearsals = (await sftTrajectories(run, makeOracle({ mistakeShare: cfg.mistakeShare }), 'oracle trajectories with a rehearsal drawn')).filter((t) => t.rehearsed);
+  const count = sftQuestionCount(run.config, run.questionCount(run.config.env.trainSplit));
+  const drawn = await playQuestions(run, makeOracle({ mistakeShare: cfg.mistakeShare }), Array.from({ length: count }, (_, i) => i));
+  const rehearsedQuestions = drawn.flatMap((t, i) => (t.rehearsed ? [i] : []));
+  const replayed = await playQuestions(run, makeOracle({ mistakeShare: 0 }), rehearsedQuestions);
+  const plainPlay = drawn.slice();
+  rehearsedQuestions.forEach((q, j) => (plainPlay[q] = replayed[j]!));
+  const plain = keptTrajectories(run, plainPlay);
+  const rehearsals = keptTrajectories(run, drawn.filter((t) => t.rehearsed), 'oracle trajectories with a rehearsed mistake', false);
   run.print(`SFT: ${rehearsals.length} rehearsed mistakes besides the ${plain.length} plain trajectories (sft.rehearsals 'besides')`);
   return [...plain, ...rehearsals];
 }

@@ -103,15 +103,29 @@ export function table(rows: readonly ResultRow[], splits: readonly string[], k =
   return [fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n');
 }
 
-function verdict(summary: TrainingSummary, splits: readonly string[]): string {
+/**
+ * The verdict line: GRPO's greedy success per split and its change from SFT. A split is compared only where both
+ * evaluations played the same number of its questions (a run resumed with another `eval.episodes` evaluated others);
+ * the rest are named, not counted. Exported for tests.
+ */
+export function verdict(summary: TrainingSummary, splits: readonly string[]): string {
   const sft = summary.evaluations['sft'];
   const final = summary.evaluations['final'];
   if (!sft || !final) return 'No SFT-vs-GRPO comparison in this mode.';
-  const deltas = splits.map((s) => ((final[s]?.success ?? 0) - (sft[s]?.success ?? 0)) * 100);
-  const mean = deltas.reduce((a, b) => a + b, 0) / Math.max(1, deltas.length);
-  return `GRPO's greedy held-out success: ${splits.map((s) => `${s} ${pct(final[s]?.success ?? 0)}`).join(', ')}\n` +
-    `Change from SFT to GRPO: ${deltas.map((d, i) => `${splits[i]} ${d >= 0 ? '+' : ''}${d.toFixed(1)} pts`).join(', ')}` +
-    (mean > 0 ? ' — GRPO improved on the SFT checkpoint.' : ' — GRPO did NOT improve on the SFT checkpoint in this run (see the dashboard and docs/train.md).');
+  const changes = splits.map((s): { text: string; d?: number } => {
+    const [before, after] = [sft[s], final[s]];
+    if (!before || !after) return { text: `${s} not evaluated ${before ? 'after GRPO' : 'after SFT'}` };
+    if (before.episodes !== after.episodes) return { text: `${s} not comparable (${before.episodes} questions after SFT, ${after.episodes} after GRPO)` };
+    const d = (after.success - before.success) * 100;
+    return { text: `${s} ${d >= 0 ? '+' : ''}${d.toFixed(1)} pts`, d };
+  });
+  const compared = changes.flatMap((c) => (c.d === undefined ? [] : [c.d]));
+  const mean = compared.reduce((a, b) => a + b, 0) / Math.max(1, compared.length);
+  const conclusion = compared.length === 0
+    ? ' — no split was evaluated on the same questions after SFT and after GRPO.'
+    : mean > 0 ? ' — GRPO improved on the SFT checkpoint.' : ' — GRPO did NOT improve on the SFT checkpoint in this run (see the dashboard and docs/train.md).';
+  return `GRPO's greedy held-out success: ${splits.map((s) => `${s} ${final[s] ? pct(final[s].success) : '—'}`).join(', ')}\n` +
+    `Change from SFT to GRPO: ${changes.map((c) => c.text).join(', ')}${conclusion}`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { flagOverrides, foundVersusAnswered, headroom, main } from '../../examples/grpo-sql/demo.js';
+import { flagOverrides, foundVersusAnswered, headroom, main, verdict } from '../../examples/grpo-sql/demo.js';
 import { run as evalCli } from '../../src/cli/eval.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
 import { openTrainedRun } from '../../src/recipes/trained-run.js';
@@ -134,6 +134,26 @@ describe('the demo\'s found-versus-answered line', () => {
   });
   it('says nothing when no evaluation reported the outcome (no episode finished, or a task without outcomes)', () => {
     expect(foundVersusAnswered({ formatCheck: {}, sftSteps: 1, grpoSteps: 0, wallSeconds: 1, evaluations: { sft: { eval: result(0) } } }, ['eval'])).toBeUndefined();
+  });
+});
+
+describe("the demo's verdict line", () => {
+  const split = (success: number, episodes: number) => ({ success, meanReturn: 0, episodes });
+  const summaryOf = (sft: Record<string, ReturnType<typeof split>>, final: Record<string, ReturnType<typeof split>>) => ({ formatCheck: {}, sftSteps: 1, grpoSteps: 1, wallSeconds: 1, evaluations: { sft, final } });
+  it('prints the change per split and whether GRPO improved on SFT', () => {
+    expect(verdict(summaryOf({ validation: split(0.5, 72), eval: split(0.4, 119) }, { validation: split(0.6, 72), eval: split(0.35, 119) }), ['validation', 'eval'])).toBe(
+      "GRPO's greedy held-out success: validation 60.0%, eval 35.0%\nChange from SFT to GRPO: validation +10.0 pts, eval -5.0 pts — GRPO improved on the SFT checkpoint.",
+    );
+  });
+  it('does not compare evaluations of different question counts (a run resumed with another eval.episodes)', () => {
+    // Found by a run resumed with eval.episodes 226: the line claimed +5.3 points from 119 questions to 226.
+    const line = verdict(summaryOf({ validation: split(0.792, 72), unseen: split(0.076, 119) }, { validation: split(0.778, 72), unseen: split(0.128, 226) }), ['validation', 'unseen']);
+    expect(line).toContain('validation -1.4 pts, unseen not comparable (119 questions after SFT, 226 after GRPO)');
+    expect(line).toContain('GRPO did NOT improve');
+    expect(verdict(summaryOf({ unseen: split(0.076, 119) }, { unseen: split(0.128, 226) }), ['unseen'])).toContain('no split was evaluated on the same questions');
+  });
+  it('names a split missing from one of the evaluations instead of counting it as 0%', () => {
+    expect(verdict(summaryOf({ validation: split(0.5, 72) }, { validation: split(0.5, 72), eval: split(0.3, 119) }), ['validation', 'eval'])).toContain('eval not evaluated after SFT');
   });
 });
 

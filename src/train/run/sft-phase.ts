@@ -73,8 +73,12 @@ function keptTrajectories<Obs>(run: RunContext<Obs>, played: readonly SftSequenc
  * unsolved and the too-long ones are dropped (and reported).
  */
 async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: ScriptedAgent<Obs>): Promise<SftSequence[]> {
-  const count = sftQuestionCount(run.config, run.questionCount(run.config.env.trainSplit));
-  return keptTrajectories(run, await playQuestions(run, oracle, Array.from({ length: count }, (_, i) => i)));
+  return keptTrajectories(run, await playQuestions(run, oracle, sftQuestions(run)));
+}
+
+/** The indices of the train questions SFT plays: the first `sft.questions` (all when 0). */
+function sftQuestions<Obs>(run: RunContext<Obs>): number[] {
+  return Array.from({ length: sftQuestionCount(run.config, run.questionCount(run.config.env.trainSplit)) }, (_, i) => i);
 }
 
 /**
@@ -87,14 +91,13 @@ async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: ScriptedAgent<
 async function sftData<Obs>(run: RunContext<Obs>, makeOracle: MakeScriptedAgent<Obs>): Promise<SftSequence[]> {
   const cfg = run.config.sft;
   if (cfg.rehearsals === 'instead' || cfg.mistakeShare === 0) return sftTrajectories(run, makeOracle());
-  const count = sftQuestionCount(run.config, run.questionCount(run.config.env.trainSplit));
-  const drawn = await playQuestions(run, makeOracle({ mistakeShare: cfg.mistakeShare }), Array.from({ length: count }, (_, i) => i));
+  const drawn = await playQuestions(run, makeOracle({ mistakeShare: cfg.mistakeShare }), sftQuestions(run));
   const rehearsedQuestions = drawn.flatMap((t, i) => (t.rehearsed ? [i] : []));
   const replayed = await playQuestions(run, makeOracle({ mistakeShare: 0 }), rehearsedQuestions);
   const plainPlay = drawn.slice();
   rehearsedQuestions.forEach((q, j) => (plainPlay[q] = replayed[j]!));
   const plain = keptTrajectories(run, plainPlay);
-  const rehearsals = keptTrajectories(run, drawn.filter((t) => t.rehearsed), 'oracle trajectories with a rehearsed mistake', false);
+  const rehearsals = keptTrajectories(run, rehearsedQuestions.map((q) => drawn[q]!), 'oracle trajectories with a rehearsed mistake', false);
   run.print(`SFT: ${rehearsals.length} rehearsed mistakes besides the ${plain.length} plain trajectories (sft.rehearsals 'besides')`);
   return [...plain, ...rehearsals];
 }

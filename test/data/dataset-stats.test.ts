@@ -1,16 +1,18 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { computeDatasetStats, formatDatasetStats, listSplits } from '../../data/lib/dataset-stats.js';
 import { DatasetLayoutError, readSplit } from '../../data/lib/spider-layout.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
+
+const tempDir = useTempDirs('sqlenv-stats-');
 
 let root: string;
 
 beforeAll(() => {
   // A Spider-style directory: split names of its own, no difficulty field.
-  root = mkdtempSync(join(tmpdir(), 'sqlenv-stats-'));
+  root = tempDir();
   mkdirSync(join(root, 'database', 'pets'), { recursive: true });
   const db = new Database(join(root, 'database', 'pets', 'pets.sqlite'));
   db.exec("CREATE TABLE owner (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO owner (name) VALUES ('Ana'), ('Ben');");
@@ -21,7 +23,6 @@ beforeAll(() => {
   writeFileSync(join(root, 'dev.json'), JSON.stringify([q('How many dogs?', "SELECT COUNT(*) FROM pet WHERE kind = 'dog'", 'easy')]));
   writeFileSync(join(root, 'tables.json'), '[]');
 });
-afterAll(() => { rmSync(root, { recursive: true, force: true }); });
 
 describe('computeDatasetStats on a Spider-style directory', () => {
   it('finds the splits (not tables.json) and counts tables, rows, questions and shapes', () => {

@@ -3,11 +3,9 @@
  * uniqueness, NULL rates and references; the SQLite writer declares keys and indexes; the
  * instantiator keeps only gold SQL that passes the gates; splits partition the questions.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { category, integer, key, nameColumn, real, ref } from '../../data/generator/columns.js';
 import { GenerationError, populate } from '../../data/generator/populate.js';
 import { DbView } from '../../data/generator/questions/db-view.js';
@@ -18,6 +16,7 @@ import type { DomainSpec } from '../../data/generator/schema.js';
 import { spiderTablesEntry } from '../../data/generator/spider-tables.js';
 import { assignSplits, carveValidation } from '../../data/generator/splits.js';
 import { writeSqlite } from '../../data/generator/sqlite-writer.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
 const tiny: DomainSpec = {
   id: 'tiny_shop',
@@ -45,13 +44,8 @@ const tiny: DomainSpec = {
   templates: [],
 };
 
-const dirs: string[] = [];
-const tempFile = (name: string) => {
-  const dir = mkdtempSync(join(tmpdir(), 'sqlenv-gen-'));
-  dirs.push(dir);
-  return join(dir, name);
-};
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+const tempDir = useTempDirs('sqlenv-gen-');
+const tempFile = (name: string) => join(tempDir(), name);
 
 describe('populate', () => {
   it('is deterministic in the seed and differs across seeds', () => {

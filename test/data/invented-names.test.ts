@@ -1,8 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/base/rng.js';
 import { populate } from '../../data/generator/populate.js';
 import { inventedWord, withInventedNames } from '../../data/generator/procedural/invented-names.js';
@@ -11,9 +9,9 @@ import { DbView } from '../../data/generator/questions/db-view.js';
 import { GENERIC_TEMPLATES } from '../../data/generator/questions/generic-templates.js';
 import { instantiateTemplates } from '../../data/generator/questions/instantiate.js';
 import { writeSqlite } from '../../data/generator/sqlite-writer.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'sqlenv-invented-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempDirs('sqlenv-invented-')();
 
 describe('invented names for procedural databases', () => {
   it('inventedWord makes lower-case words that are not SQL keywords', () => {

@@ -1,8 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { populate } from '../../data/generator/populate.js';
 import { ENTITY_KINDS, ATTRIBUTES } from '../../data/generator/procedural/entity-catalog.js';
 import { proceduralDomain, proceduralDomains } from '../../data/generator/procedural/procedural-domain.js';
@@ -12,9 +10,9 @@ import { instantiateTemplates } from '../../data/generator/questions/instantiate
 import { writeSqlite } from '../../data/generator/sqlite-writer.js';
 import { ALL_DOMAINS } from '../../data/generator/domains/index.js';
 import { UNSEEN_DB_IDS } from '../../data/generator/config.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'sqlenv-procedural-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempDirs('sqlenv-procedural-')();
 
 describe('procedural domains', () => {
   it('are a pure function of (id, seed) and vary with the seed', () => {

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lengthBucketedBatches, padSequence, PRETRAIN_DEFAULTS, pretrainBase, PretrainOptionsError } from '../../examples/grpo-sql/pretrain-base.js';
@@ -9,6 +8,10 @@ import { packageRoot } from '../../src/base/package-root.js';
 import { SafetensorsFile } from '../../src/lm/safetensors/reader.js';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { resolveModelDir } from '../../src/train/policy/create-policy.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
+
+const tempDir = useTempDirs('sqlenv-pretrain-');
+const tinyShapeDir = useTempDirs('sqlenv-tiny-shape-');
 
 const seq = (n: number) => ({ tokens: Array.from({ length: n }, (_, i) => i + 1), mask: Array.from({ length: n }, () => 1), assistantTexts: [], correct: true });
 
@@ -35,46 +38,42 @@ describe('examples/grpo-sql/pretrain-base.ts', () => {
   });
 
   it('pre-trains on procedural databases, writes a loadable model atomically, resumes from its epoch checkpoint bit for bit', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'sqlenv-pretrain-'));
+    const root = tempDir();
     const out = join(root, 'base');
+    const lines: string[] = [];
+    const small = { ...PRETRAIN_DEFAULTS, layers: 1, hidden: 32, heads: 2, kvHeads: 1, intermediate: 64, vocab: 400, epochs: 2, batch: 4, databases: 2, perDb: 4, padTo: 32 };
+    const loss = await pretrainBase({ ...small, out, runDir: join(root, 'run-a'), print: (l) => lines.push(l) });
+    expect(Number.isFinite(loss)).toBe(true);
+    expect(lines[0]).toMatch(/on 8 oracle trajectories of 2 procedural databases .* × 2 epochs/);
+    expect(lines.filter((l) => /^epoch \d\/2: mean loss/.test(l))).toHaveLength(2);
+    // Only the finished directory and the checkpoints are left: no staging or work directories.
+    expect(readdirSync(root).sort()).toEqual(['base', 'run-a']);
+    const model = await loadModel(out);
+    expect(model.config.numLayers).toBe(1);
+    expect(model.config.hiddenSize).toBe(32);
+    const file = await SafetensorsFile.open(join(out, 'model.safetensors'));
     try {
-      const lines: string[] = [];
-      const small = { ...PRETRAIN_DEFAULTS, layers: 1, hidden: 32, heads: 2, kvHeads: 1, intermediate: 64, vocab: 400, epochs: 2, batch: 4, databases: 2, perDb: 4, padTo: 32 };
-      const loss = await pretrainBase({ ...small, out, runDir: join(root, 'run-a'), print: (l) => lines.push(l) });
-      expect(Number.isFinite(loss)).toBe(true);
-      expect(lines[0]).toMatch(/on 8 oracle trajectories of 2 procedural databases .* × 2 epochs/);
-      expect(lines.filter((l) => /^epoch \d\/2: mean loss/.test(l))).toHaveLength(2);
-      // Only the finished directory and the checkpoints are left: no staging or work directories.
-      expect(readdirSync(root).sort()).toEqual(['base', 'run-a']);
-      const model = await loadModel(out);
-      expect(model.config.numLayers).toBe(1);
-      expect(model.config.hiddenSize).toBe(32);
-      const file = await SafetensorsFile.open(join(out, 'model.safetensors'));
-      try {
-        expect(file.metadata['pretrained']).toMatch(/8 oracle trajectories of 2 procedural databases × 2 epochs/);
-      } finally {
-        await file.close();
-      }
-      const weights = readFileSync(join(out, 'model.safetensors'));
-      // Interrupted after epoch 1 (the print after the checkpoint throws), then started again: it
-      // resumes from the checkpoint and ends with the uninterrupted run's weights, bit for bit.
-      const again = join(root, 'again');
-      const runB = join(root, 'run-b');
-      await expect(
-        pretrainBase({ ...small, out: again, runDir: runB, print: (l) => { if (l.startsWith('epoch 1/2')) throw new Error('interrupted'); } }),
-      ).rejects.toThrow('interrupted');
-      expect(existsSync(again)).toBe(false);
-      const resumed: string[] = [];
-      await pretrainBase({ ...small, out: again, runDir: runB, print: (l) => resumed.push(l) });
-      expect(resumed.some((l) => l.startsWith('resumed from') && l.includes('after epoch 1'))).toBe(true);
-      expect(readFileSync(join(again, 'model.safetensors')).equals(weights)).toBe(true);
-      // Other options do not resume someone else's checkpoint.
-      const other: string[] = [];
-      await pretrainBase({ ...small, epochs: 1, out: again, runDir: runB, print: (l) => other.push(l) });
-      expect(other.some((l) => l.startsWith('ignoring the checkpoint'))).toBe(true);
+      expect(file.metadata['pretrained']).toMatch(/8 oracle trajectories of 2 procedural databases × 2 epochs/);
     } finally {
-      rmSync(root, { recursive: true, force: true });
+      await file.close();
     }
+    const weights = readFileSync(join(out, 'model.safetensors'));
+    // Interrupted after epoch 1 (the print after the checkpoint throws), then started again: it
+    // resumes from the checkpoint and ends with the uninterrupted run's weights, bit for bit.
+    const again = join(root, 'again');
+    const runB = join(root, 'run-b');
+    await expect(
+      pretrainBase({ ...small, out: again, runDir: runB, print: (l) => { if (l.startsWith('epoch 1/2')) throw new Error('interrupted'); } }),
+    ).rejects.toThrow('interrupted');
+    expect(existsSync(again)).toBe(false);
+    const resumed: string[] = [];
+    await pretrainBase({ ...small, out: again, runDir: runB, print: (l) => resumed.push(l) });
+    expect(resumed.some((l) => l.startsWith('resumed from') && l.includes('after epoch 1'))).toBe(true);
+    expect(readFileSync(join(again, 'model.safetensors')).equals(weights)).toBe(true);
+    // Other options do not resume someone else's checkpoint.
+    const other: string[] = [];
+    await pretrainBase({ ...small, epochs: 1, out: again, runDir: runB, print: (l) => other.push(l) });
+    expect(other.some((l) => l.startsWith('ignoring the checkpoint'))).toBe(true);
   }, 300_000);
 
   it('the bundled pre-trained base ships with the package and model.path "tiny-sql" finds it', async () => {
@@ -87,13 +86,9 @@ describe('examples/grpo-sql/pretrain-base.ts', () => {
   });
 
   it('model.tiny shapes the random tiny model of a run', async () => {
-    const runDir = mkdtempSync(join(tmpdir(), 'sqlenv-tiny-shape-'));
-    try {
-      const dir = await resolveModelDir(resolveTrainConfig({ runDir, model: { path: 'tiny', tiny: { layers: 1, hidden: 48, heads: 2, kvHeads: 1, intermediate: 96, vocabSize: 400 } } }));
-      const model = await loadModel(dir);
-      expect([model.config.numLayers, model.config.hiddenSize, model.config.numHeads, model.config.intermediateSize]).toEqual([1, 48, 2, 96]);
-    } finally {
-      rmSync(runDir, { recursive: true, force: true });
-    }
+    const runDir = tinyShapeDir();
+    const dir = await resolveModelDir(resolveTrainConfig({ runDir, model: { path: 'tiny', tiny: { layers: 1, hidden: 48, heads: 2, kvHeads: 1, intermediate: 96, vocabSize: 400 } } }));
+    const model = await loadModel(dir);
+    expect([model.config.numLayers, model.config.hiddenSize, model.config.numHeads, model.config.intermediateSize]).toEqual([1, 48, 2, 96]);
   }, 60_000);
 });

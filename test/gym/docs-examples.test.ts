@@ -1,16 +1,15 @@
 // Runs the TypeScript examples of docs/gym.md, so the documentation cannot drift from the code.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { checkEnv, registry } from '../../src/gym/index.js';
 import '../../envs/guess/index.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
 const GYM_ENTRY = fileURLToPath(new URL('../../src/gym/index.ts', import.meta.url));
 const doc = readFileSync(new URL('../../docs/gym.md', import.meta.url), 'utf8');
-const dir = mkdtempSync(join(tmpdir(), 'gym-docs-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempDirs('gym-docs-')();
 
 /** The ```ts blocks of the section under `heading`. */
 function blocks(heading: string): string[] {

@@ -1,8 +1,7 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CHAT_ADDED_TOKENS,
   FALLBACK_CHAT_TEMPLATE,
@@ -12,6 +11,7 @@ import {
   trainByteLevelBpe,
 } from '../../src/lm/index.js';
 import { packageRoot } from '../../src/base/package-root.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 import { frameworkPython, runPython } from '../python/venv.js';
 import { PARITY_CHATS, parityStrings, type ParityChat } from './parity-corpus.js';
 
@@ -89,9 +89,10 @@ async function compare(dir: string, reference: ReferenceAnswer): Promise<string[
   return differences;
 }
 
+const tempDir = useTempDirs('tok-parity-');
+
 describe.runIf(PYTHON)('tokenizers and chat templates: parity with transformers', () => {
-  const work = mkdtempSync(join(tmpdir(), 'tok-parity-'));
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const work = tempDir();
 
   const trainingTexts = [...parityStrings(400, 7), ...Array.from({ length: 50 }, (_, i) => `SELECT name, age FROM singer WHERE age > ${i} ORDER BY name;`)];
   const bpe = trainByteLevelBpe(trainingTexts, { vocabSize: 600, addedTokens: CHAT_ADDED_TOKENS });

@@ -1,9 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { floatToHalfBits as float32ToFloat16Bits } from '../../src/base/half-float.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 import { Graph, OnnxSession, ProtoWriter, Runtime, concat, encodeModel, hostTensor, liveNodes, clip } from './onnx-api.js';
+
+const tempDir = useTempDirs('onnx-ext-');
 
 const bytes = (w: ProtoWriter): number[] => [...w.finish()];
 
@@ -96,24 +99,20 @@ describe('encodeModel', () => {
   });
 
   it('moves large initializers to an external-data file that onnxruntime loads', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'onnx-ext-'));
-    try {
-      const g = new Graph('ext');
-      const x = g.input('x', 'float32', [4]);
-      const big = g.initializer('big', 'float32', [4], [1, 2, 3, 4]);
-      const small = g.initializer('small', 'float32', [1], [100]);
-      g.output(x.mul(big).add(small), 'y');
-      const { model, externalData } = encodeModel(g, { externalData: { location: 'weights.bin', minBytes: 16 } });
-      expect(externalData?.length).toBe(16);
-      writeFileSync(join(dir, 'model.onnx'), model);
-      writeFileSync(join(dir, 'weights.bin'), externalData!);
-      const s = await OnnxSession.create(join(dir, 'model.onnx'));
-      const out = await s.run({ x: hostTensor('float32', [4], Float32Array.of(1, 1, 1, 1)) });
-      expect([...(out['y']!.data as Float32Array)]).toEqual([101, 102, 103, 104]);
-      await s.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir();
+    const g = new Graph('ext');
+    const x = g.input('x', 'float32', [4]);
+    const big = g.initializer('big', 'float32', [4], [1, 2, 3, 4]);
+    const small = g.initializer('small', 'float32', [1], [100]);
+    g.output(x.mul(big).add(small), 'y');
+    const { model, externalData } = encodeModel(g, { externalData: { location: 'weights.bin', minBytes: 16 } });
+    expect(externalData?.length).toBe(16);
+    writeFileSync(join(dir, 'model.onnx'), model);
+    writeFileSync(join(dir, 'weights.bin'), externalData!);
+    const s = await OnnxSession.create(join(dir, 'model.onnx'));
+    const out = await s.run({ x: hostTensor('float32', [4], Float32Array.of(1, 1, 1, 1)) });
+    expect([...(out['y']!.data as Float32Array)]).toEqual([101, 102, 103, 104]);
+    await s.close();
   });
 
   it('compiles a graph straight to a session with external data, and removes its scratch files on close', async () => {

@@ -1,22 +1,22 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_QUERY_LIMITS, QueryPool, QueryResultCache, SqlSandboxError, isDeterministic, type QueryLimits, type QueryResult } from '../../envs/sql/index.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
+
+const tempDir = useTempDirs('sqlenv-cache-');
 
 let dir: string;
 let dbPath: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'sqlenv-cache-'));
+  dir = tempDir();
   dbPath = join(dir, 'shop.sqlite');
   const db = new Database(dbPath);
   db.exec("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO item VALUES (1, 'pen'), (2, 'ink');");
   db.close();
 });
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A runner that counts what reaches it and answers with a fresh object each time. */
 function countingRunner() {

@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +13,7 @@ import {
   roundForDisplay,
   type SqlDataset,
 } from '../../envs/sql/index.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
 /**
  * Real Spider questions (car_1, its dev split) on a database built here in Spider's car_1 shape,
@@ -51,8 +51,10 @@ const CARS_1970 = [
   { horsepower: 134, weight: 1400 },
 ];
 
+const tempDir = useTempDirs('sqlenv-car-');
+
 function createCarFixture(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sqlenv-car-'));
+  const dir = tempDir();
   mkdirSync(join(dir, 'database', 'car_1'), { recursive: true });
   const db = new Database(join(dir, 'database', 'car_1', 'car_1.sqlite'));
   db.exec(`
@@ -90,7 +92,6 @@ describe('the judge on real Spider questions (car_1)', () => {
   afterAll(async () => {
     await dataset?.close();
     await pool?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const gold = async (id: string) => {

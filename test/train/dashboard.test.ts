@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dashboardCharts } from '../../src/train/dashboard/chart-specs.js';
 import { renderDashboardHtml, writeDashboard } from '../../src/train/dashboard/dashboard-page.js';
 import { DashboardServer } from '../../src/train/dashboard/dashboard-server.js';
 import { lineChartSvg, type ChartSpec } from '../../src/train/dashboard/line-chart-svg.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
 const records = [
   { kind: 'train', step: 1, time: 1, reward: 0.1, success: 0, 'reward_components/progress': 0.05, frac_reward_zero_std: 0.5, kl: 0, entropy: 2.1, 'tool_errors/parse_error': 1.5 },
@@ -18,10 +18,7 @@ const records = [
   { kind: 'event', step: 1, time: 1, event: 'alarm:zero_std_high', message: 'groups dead' },
 ];
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('sqlenv-dash-');
 
 describe('lineChartSvg', () => {
   it('draws one polyline per multi-point series, a dot for a single point, and escapes text', () => {
@@ -74,8 +71,7 @@ describe('dashboard page', () => {
   });
 
   it('writes dashboard.html and SVG exports of the key plots', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sqlenv-dash-'));
-    dirs.push(dir);
+    const dir = tempDir();
     await writeDashboard(dir, records, { title: 'run', live: true });
     for (const f of ['dashboard.html', 'plots/reward.svg', 'plots/success.svg', 'plots/outcomes.svg', 'plots/zero_std.svg', 'plots/kl.svg', 'plots/entropy.svg', 'plots/tool_errors.svg']) {
       expect(existsSync(join(dir, f)), f).toBe(true);
@@ -84,8 +80,7 @@ describe('dashboard page', () => {
   });
 
   it('DashboardServer serves the live page, the metrics and the plots', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sqlenv-dash-'));
-    dirs.push(dir);
+    const dir = tempDir();
     await writeFile(join(dir, 'metrics.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
     await writeDashboard(dir, records, { title: 'run', live: false });
     const server = new DashboardServer(dir);
@@ -104,8 +99,7 @@ describe('dashboard page', () => {
 
   const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
   it.skipIf(!chromium)('renders its charts in headless Chromium', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sqlenv-dash-'));
-    dirs.push(dir);
+    const dir = tempDir();
     await writeDashboard(dir, records, { title: 'run', live: false });
     const { stdout } = await promisify(execFile)(chromium!, ['--headless', '--no-sandbox', '--disable-gpu', `--user-data-dir=${join(dir, 'profile')}`, '--dump-dom', `file://${join(dir, 'dashboard.html')}`], { timeout: 45_000 });
     expect(stdout).toMatch(/data-rendered="\d+"/);

@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { flagOverrides, foundVersusAnswered, headroom, main, verdict } from '../../examples/grpo-sql/demo.js';
 import { run as evalCli } from '../../src/cli/eval.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
@@ -10,16 +8,13 @@ import { openTrainedRun } from '../../src/recipes/trained-run.js';
 import { CheckpointStore } from '../../src/train/checkpoint/checkpoint-store.js';
 import { readRunConfig } from '../../src/train/run/run-config-file.js';
 import { readRunMetrics } from '../../src/train/training-run.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('sqlenv-demo-');
 
 describe('examples/grpo-sql (npm run demo), quick configuration', () => {
   it('runs baselines, SFT and GRPO on SQLEnv with the tiny ONNX model and writes the dashboard', async () => {
-    const runDir = join(await mkdtemp(join(tmpdir(), 'sqlenv-demo-')), 'run');
-    dirs.push(join(runDir, '..'));
+    const runDir = join(tempDir(), 'run');
     const lines: string[] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
     let code: number;

@@ -3,10 +3,7 @@
  * imports no environment): a whole run (evaluation, format check, SFT, GRPO, final evaluation) trains a policy on
  * GuessNumber, a toy game that knows nothing of the trainer, behind a one-tool task.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GuessNumber } from '../../envs/guess/guess-number.js';
 import type { Info, StepResult } from '../../src/gym/env.js';
 import { ActionWrapper } from '../../src/gym/wrapper.js';
@@ -14,6 +11,7 @@ import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import type { RolloutTask } from '../../src/train/rollout/rollout-task.js';
 import type { ScriptedAgent } from '../../src/train/sft/oracle-trajectories.js';
 import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 import { BigramPolicy } from './fixtures/bigram-policy.js';
 
 const MAX = 4;
@@ -53,15 +51,11 @@ class CountingAgent implements ScriptedAgent<string> {
   }
 }
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('sqlenv-guess-');
 
 describe('the trainer is generic over tool-using environments', () => {
   it('trains a policy on GuessNumber: the SFT and GRPO phases run and held-out success rises', async () => {
-    const runDir = await mkdtemp(join(tmpdir(), 'sqlenv-guess-'));
-    dirs.push(runDir);
+    const runDir = tempDir();
     const lines: string[] = [];
     const config = resolveTrainConfig({
       mode: 'sft+grpo',

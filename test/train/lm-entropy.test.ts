@@ -3,14 +3,13 @@
  * of the full next-token distribution, and `backward` with entropy weights differentiates it
  * (checked against central differences on a tiny model).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoraAdapter, Policy, createTinyModel, loadModel, type LanguageModel } from '../../src/lm/index.js';
 import { LmTrainablePolicy } from '../../src/train/policy/lm-policy-adapter.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
-const root = mkdtempSync(join(tmpdir(), 'lm-entropy-'));
+const root = useTempDirs('lm-entropy-')();
 let model: LanguageModel;
 let policy: LmTrainablePolicy;
 let lora: LmTrainablePolicy;
@@ -35,7 +34,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await policy?.dispose();
   await lora?.dispose();
-  rmSync(root, { recursive: true, force: true });
 });
 
 const seqA = [3, 17, 42, 99, 7, 250];

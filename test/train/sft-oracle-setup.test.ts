@@ -1,14 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { agentTrajectory } from '../../src/train/sft/oracle-trajectories.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
+
+const tempDir = useTempDirs('sqlenv-sft-oracle-');
 
 /** The assistant turns of the SFT trajectory that the run's oracle plays on the first smoke question. */
 async function oracleTurns(overrides: Record<string, unknown>): Promise<{ texts: string[]; correct: boolean; learned: number[] }> {
-  const runDir = mkdtempSync(join(tmpdir(), 'sqlenv-sft-oracle-'));
+  const runDir = tempDir();
   const res = await createSqlTrainingSetup(resolveTrainConfig({ runDir, model: { tiny: { layers: 1, hidden: 32, heads: 2, kvHeads: 1, intermediate: 64, vocabSize: 400 } }, ...overrides }));
   const env = res.setup.makeEnv('smoke');
   try {
@@ -23,7 +23,6 @@ async function oracleTurns(overrides: Record<string, unknown>): Promise<{ texts:
   } finally {
     await env.close();
     await res.close();
-    rmSync(runDir, { recursive: true, force: true });
   }
 }
 

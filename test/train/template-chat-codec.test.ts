@@ -1,21 +1,18 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTinyModel } from '../../src/lm/tiny/create.js';
 import { Tokenizer } from '../../src/lm/tokenizer/tokenizer.js';
 import { TemplateChatCodec } from '../../src/train/policy/template-chat-codec.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
+
+const tempDir = useTempDirs('sqlenv-codec-');
 
 let dir: string;
 let tokenizer: Tokenizer;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sqlenv-codec-'));
+  dir = tempDir();
   await createTinyModel(dir, { layers: 1, hidden: 32, heads: 2, kvHeads: 1, vocabSize: 400 });
   tokenizer = await Tokenizer.fromDir(dir);
 }, 60_000);
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('TemplateChatCodec', () => {
   it('builds a multi-turn episode piece by piece exactly as the chat template renders it whole', () => {

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
+
+const tempDir = useTempDirs('sqlenv-difficulties-');
 
 describe('env.trainDifficulties and env.evalDifficulties', () => {
   it('defaults to all questions', () => {
@@ -12,7 +12,7 @@ describe('env.trainDifficulties and env.evalDifficulties', () => {
   });
 
   it('narrows the train split only, never the held-out splits', async () => {
-    const runDir = mkdtempSync(join(tmpdir(), 'sqlenv-difficulties-'));
+    const runDir = tempDir();
     const config = resolveTrainConfig({ runDir, env: { trainSplit: 'smoke', evalSplits: ['eval'], trainDifficulties: ['easy'] } });
     const res = await createSqlTrainingSetup(config);
     try {
@@ -28,12 +28,11 @@ describe('env.trainDifficulties and env.evalDifficulties', () => {
       expect(res.setup.questionCount('eval')).toBe(res.datasets.get('eval')!.questions.length);
     } finally {
       await res.close();
-      rmSync(runDir, { recursive: true, force: true });
     }
   });
 
   it('narrows the held-out splits with evalDifficulties, and names the option when nothing is left', async () => {
-    const runDir = mkdtempSync(join(tmpdir(), 'sqlenv-difficulties-'));
+    const runDir = tempDir();
     const config = resolveTrainConfig({ runDir, env: { trainSplit: 'smoke', evalSplits: ['eval'], evalDifficulties: ['hard'] } });
     const res = await createSqlTrainingSetup(config);
     try {
@@ -49,7 +48,6 @@ describe('env.trainDifficulties and env.evalDifficulties', () => {
       expect(() => bad.setup.questionCount('eval')).toThrow(/env\.evalDifficulties legendary/);
     } finally {
       await bad.close();
-      rmSync(runDir, { recursive: true, force: true });
     }
   });
 });

@@ -21,9 +21,7 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildDataset } from '../../data/generator/build-dataset.js';
-import { withInventedNames } from '../../data/generator/procedural/invented-names.js';
-import { proceduralDomains } from '../../data/generator/procedural/procedural-domain.js';
+import { writeGeneratedSplit } from '../../data/generator/procedural/generated-split.js';
 import { bundledDataDir } from '../../envs/sql/datasets/bundled-data-dir.js';
 import { packageRoot } from '../../src/base/package-root.js';
 import { SqlenvError } from '../../src/base/sqlenv-error.js';
@@ -32,13 +30,6 @@ import { writeSafetensors } from '../../src/lm/safetensors/writer.js';
 import { runWhenExecuted } from '../run-when-executed.js';
 import { stringFlags } from './string-flags.js';
 import { runDemo } from './demo.js';
-
-/** A question record of a Spider-layout question file (the fields this stage reads). */
-export interface CorpusQuestion {
-  readonly db_id: string;
-  readonly difficulty?: string;
-  readonly [field: string]: unknown;
-}
 
 /** Options of {@link proceduralStage}. */
 export interface ProceduralStageOptions {
@@ -63,55 +54,25 @@ export const PROCEDURAL_STAGE_DEFAULTS = { databases: 600, perDb: 8, inventedNam
 export class ProceduralStageError extends SqlenvError {}
 
 /**
- * The stage's questions: of each database's easy questions (in file order, template by template),
- * every k-th so that `perDb` of them spread over its templates, then round-robin over the databases
- * (one of each database before a second of any), so every prefix of the corpus covers them all.
- *
- * @example
- * ```ts
- * corpusQuestions(questions, 8).length; // 8 × the number of databases (fewer where a database has fewer)
- * ```
- */
-export function corpusQuestions(questions: readonly CorpusQuestion[], perDb: number): CorpusQuestion[] {
-  const byDb = new Map<string, CorpusQuestion[]>();
-  for (const q of questions) {
-    if (q.difficulty !== 'easy') continue;
-    const list = byDb.get(q.db_id) ?? [];
-    list.push(q);
-    byDb.set(q.db_id, list);
-  }
-  const picked = [...byDb.values()].map((all) => {
-    const every = Math.max(1, Math.floor(all.length / perDb));
-    return all.filter((_, i) => i % every === 0).slice(0, perDb);
-  });
-  const out: CorpusQuestion[] = [];
-  for (let i = 0; i < perDb; i++) for (const list of picked) if (list[i]) out.push(list[i]!);
-  return out;
-}
-
-/**
  * Writes the stage's dataset: the procedural databases and their corpus as `train`, beside the
  * bundled databases and held-out splits (linked, not copied), which the demo's evaluations read.
  */
 async function writeCorpus(dir: string, o: ProceduralStageOptions): Promise<number> {
-  const generated = `${dir}-generated`;
-  // Database ids `mix-NNN` appear in the prompts ("Database: mix-001"): part of what the stage trains on.
-  const domains = proceduralDomains('mix', o.databases, 1).map((d) => withInventedNames(d, o.inventedNames));
-  buildDataset({ outDir: generated, domains, unseenDbIds: [], evalFraction: 0, smokeSize: 0 });
+  // Database ids `mix_NNN` appear in the prompts ("Database: mix_1"): part of what the stage trains on.
+  const generated = await writeGeneratedSplit(`${dir}-generated`, 'mix', { databases: o.databases, questionsPerDb: o.perDb, seed: 1, inventedNames: o.inventedNames });
   const bundled = bundledDataDir();
   await mkdir(join(dir, 'database'), { recursive: true });
-  for (const root of [bundled, generated]) {
+  for (const root of [bundled, generated.dir]) {
     for (const db of await readdir(join(root, 'database'))) await symlink(join(root, 'database', db), join(dir, 'database', db));
   }
   const tables = [
     ...(JSON.parse(await readFile(join(bundled, 'tables.json'), 'utf8')) as unknown[]),
-    ...(JSON.parse(await readFile(join(generated, 'tables.json'), 'utf8')) as unknown[]),
+    ...(JSON.parse(await readFile(join(generated.dir, 'tables.json'), 'utf8')) as unknown[]),
   ];
   await writeFile(join(dir, 'tables.json'), JSON.stringify(tables));
   for (const split of ['validation', 'validation_unseen_db', 'eval', 'eval_unseen_db', 'smoke']) await cp(join(bundled, `${split}.json`), join(dir, `${split}.json`));
-  const corpus = corpusQuestions(JSON.parse(await readFile(join(generated, 'train.json'), 'utf8')) as CorpusQuestion[], o.perDb);
-  await writeFile(join(dir, 'train.json'), JSON.stringify(corpus, null, 1));
-  return corpus.length;
+  await cp(join(generated.dir, 'mix.json'), join(dir, 'train.json'));
+  return generated.questions;
 }
 
 /**

@@ -1,10 +1,14 @@
 /**
- * A SQLEnv training run, built from a config: datasets for the train and held-out splits,
+ * A SQLEnv training run, built from a config: datasets for the train and held-out splits (and
+ * `env.generated`'s split of procedural databases, written into the run directory on first use),
  * SQLEnv instances sharing one query pool, the SQL rollout task, the configured policy, and the
  * oracle agent for SFT. It joins the environment (envs/sql) and the generic trainer (src/train);
  * `sqlenv train`, the bundled example and the benchmarks build their runs here.
  */
+import { join } from 'node:path';
+import { writeGeneratedSplit } from '../../data/generator/procedural/generated-split.js';
 import { OracleAgent } from '../../envs/sql/agents/oracle-agent.js';
+import { DatasetError } from '../../envs/sql/datasets/dataset-error.js';
 import { parseDatasetSource } from '../../envs/sql/datasets/dataset-source.js';
 import { loadDataset } from '../../envs/sql/datasets/load-dataset.js';
 import type { SqlDataset } from '../../envs/sql/datasets/sql-dataset.js';
@@ -15,7 +19,7 @@ import { representativeOrder } from '../../envs/sql/training/question-order.js';
 import { sqlRolloutTask } from '../../envs/sql/training/sql-task.js';
 import type { LanguageModel } from '../lm/model/language-model.js';
 import type { TinyModelOptions } from '../lm/tiny/create.js';
-import type { TrainConfig } from '../train/config/schema.js';
+import { grpoTrainSplit, type TrainConfig } from '../train/config/schema.js';
 import { createTrainablePolicy } from '../train/policy/create-policy.js';
 import type { LmTrainablePolicy } from '../train/policy/lm-policy-adapter.js';
 import type { TrainingSetup } from '../train/run/run-types.js';
@@ -70,14 +74,26 @@ export async function createSqlTrainingSetup(
   };
   try {
     const source = parseDatasetSource(config.env.dataset);
-    for (const split of new Set([config.env.trainSplit, ...config.env.validationSplits, ...config.env.evalSplits])) {
-      datasets.set(split, await loadDataset(source, split, { pool }));
+    const generated = config.env.generated;
+    const generatedDir = generated.split ? (await writeGeneratedSplit(join(config.runDir, 'generated', generated.split), generated.split, generated)).dir : undefined;
+    const trainSplits = new Set([config.env.trainSplit, grpoTrainSplit(config)]);
+    for (const split of new Set([...trainSplits, ...config.env.validationSplits, ...config.env.evalSplits])) {
+      if (split === generated.split && generatedDir) {
+        datasets.set(split, await loadDataset(generatedDir, split, { pool }));
+        continue;
+      }
+      try {
+        datasets.set(split, await loadDataset(source, split, { pool }));
+      } catch (err) {
+        if (split !== config.grpo.trainSplit || !(err instanceof DatasetError)) throw err;
+        throw new RecipeError(`grpo.trainSplit "${split}": ${err.message} To have GRPO practise on generated databases, also set env.generated.split "${split}".`);
+      }
     }
     const configured = await createTrainablePolicy(config, options.tinyModel ? { tinyModel: options.tinyModel } : {});
     policy = configured.policy;
     const dataset = (split: string) => {
       const d = datasets.get(split);
-      if (!d) throw new RecipeError(`split "${split}" was not loaded; add it to env.evalSplits, env.validationSplits or env.trainSplit`);
+      if (!d) throw new RecipeError(`split "${split}" was not loaded; add it to env.evalSplits, env.validationSplits, env.trainSplit or grpo.trainSplit`);
       return d;
     };
     // A curriculum narrows the train split (trainDifficulties) and the held-out splits (evalDifficulties) to some tiers.
@@ -85,7 +101,7 @@ export async function createSqlTrainingSetup(
     const questionIds = (split: string): string[] => {
       let ids = idsBySplit.get(split);
       if (!ids) {
-        const option = split === config.env.trainSplit ? 'trainDifficulties' : 'evalDifficulties';
+        const option = trainSplits.has(split) ? 'trainDifficulties' : 'evalDifficulties';
         const difficulties = new Set(config.env[option]);
         const all = dataset(split).questions;
         const kept = representativeOrder(difficulties.size > 0 ? all.filter((q) => difficulties.has(q.difficulty ?? '')) : all);

@@ -52,8 +52,13 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
       }
     }
     expect(records.find((r) => r.kind === 'eval' && r.label === 'untrained')?.['pass_at_k']).toBeUndefined();
-    const trace = records.find((r) => r.kind === 'trace' && r.split === 'smoke');
-    expect(trace?.['question']).toBeTypeOf('string');
+    // GRPO practises on the generated databases (env.generated, grpo.trainSplit), written into the run directory.
+    const heldOut = new Set(['validation', 'eval']);
+    const traces = records.filter((r) => r.kind === 'trace' && !heldOut.has(String(r.split)));
+    expect(traces.length).toBeGreaterThan(0);
+    expect(new Set(traces.map((r) => r.split))).toEqual(new Set(['procedural']));
+    expect(traces[0]?.['question']).toBeTypeOf('string');
+    expect(existsSync(join(runDir, 'generated', 'procedural', 'database', 'procedural_1'))).toBe(true);
     expect(existsSync(join(runDir, 'dashboard.html'))).toBe(true);
     expect(existsSync(join(runDir, 'plots', 'reward.svg'))).toBe(true);
     expect(existsSync(join(runDir, 'checkpoints', 'step-000002', 'weights.safetensors'))).toBe(true);

@@ -1,10 +1,11 @@
 /**
  * `grpo.questions`: GRPO samples all train questions, or only those after SFT's (`beyond_sft`),
- * and says what to change when SFT leaves none.
+ * and says what to change when SFT leaves none. `grpo.trainSplit`: the split GRPO samples from.
  */
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/base/rng.js';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
+import { grpoTrainSplit } from '../../src/train/config/schema.js';
 import { sampleGroups } from '../../src/train/grpo/sample-groups.js';
 import { EnvPool } from '../../src/train/rollout/env-pool.js';
 import type { RolloutTask } from '../../src/train/rollout/rollout-task.js';
@@ -69,5 +70,35 @@ describe('sampleGroups with a first question', () => {
     expect(new Set(beyond).size).toBe(5);
     const all = await sampledIndices(undefined);
     expect(Math.min(...all)).toBeLessThan(15);
+  });
+});
+
+describe('grpo.trainSplit', () => {
+  it("is env.trainSplit unless set", () => {
+    expect(grpoTrainSplit(config({}))).toBe('train');
+    expect(grpoTrainSplit(config({ trainSplit: 'procedural' }))).toBe('procedural');
+  });
+
+  it("refuses 'beyond_sft' on a split SFT did not learn from, naming both fixes", () => {
+    expect(() => config({ questions: 'beyond_sft', trainSplit: 'procedural' })).toThrow(/grpo\.trainSplit "procedural" is another split\. Set grpo\.questions 'all', or grpo\.trainSplit ''/);
+    expect(grpoFirstQuestion(config({ questions: 'beyond_sft', trainSplit: 'train' }), 20)).toBe(15);
+  });
+
+  it("is the split sampleGroups asks the task's episodes of", async () => {
+    const splits = new Set<string>();
+    const task: RolloutTask<string> = {
+      ...letterTask,
+      episodeSpec: (index, split) => {
+        splits.add(split);
+        return { seed: index };
+      },
+    };
+    const pool = new EnvPool(() => new LetterEnv(2));
+    try {
+      await sampleGroups({ policy: new BigramPolicy(() => 0), task, pool, questionCount: 20, config: config({ trainSplit: 'procedural' }), rng: new Rng(3) });
+    } finally {
+      await pool.close();
+    }
+    expect([...splits]).toEqual(['procedural']);
   });
 });

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
@@ -49,5 +51,37 @@ describe('env.trainDifficulties and env.evalDifficulties', () => {
     } finally {
       await bad.close();
     }
+  });
+});
+
+describe('env.generated with grpo.trainSplit', () => {
+  it("loads GRPO's split of generated databases from the run directory, with the train difficulties, and reuses it", async () => {
+    const runDir = tempDir();
+    const config = resolveTrainConfig({
+      runDir,
+      env: { trainSplit: 'smoke', evalSplits: ['eval'], trainDifficulties: ['easy'], generated: { split: 'proc', databases: 2, questionsPerDb: 3 } },
+      grpo: { trainSplit: 'proc' },
+    });
+    const res = await createSqlTrainingSetup(config);
+    try {
+      const proc = res.datasets.get('proc')!.questions;
+      expect(proc).toHaveLength(6);
+      expect(new Set(proc.map((q) => q.dbId))).toEqual(new Set(['proc_0', 'proc_1']));
+      expect(res.setup.questionCount('proc')).toBe(6);
+      expect(proc.map((q) => q.id)).toContain(res.setup.task.episodeSpec?.(0, 'proc')?.options?.['questionId']);
+      // SFT's split stays the dataset's own.
+      expect(res.datasets.get('smoke')!.questions.every((q) => !q.dbId.startsWith('proc_'))).toBe(true);
+    } finally {
+      await res.close();
+    }
+    const written = statSync(join(runDir, 'generated', 'proc', 'proc.json')).mtimeMs;
+    const again = await createSqlTrainingSetup(config);
+    await again.close();
+    expect(statSync(join(runDir, 'generated', 'proc', 'proc.json')).mtimeMs).toBe(written);
+  });
+
+  it('names the options when GRPO asks for a split nothing loads', async () => {
+    const res = createSqlTrainingSetup(resolveTrainConfig({ runDir: tempDir(), env: { trainSplit: 'smoke', evalSplits: [] }, grpo: { trainSplit: 'procedural' } }));
+    await expect(res).rejects.toThrow(/grpo\.trainSplit "procedural": no split "procedural" in .*also set env\.generated\.split "procedural"/);
   });
 });

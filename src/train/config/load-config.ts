@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { suggestName } from './did-you-mean.js';
-import { TRAIN_CONFIG_SCHEMA, type ConfigSchemaNode, type TrainConfig } from './schema.js';
+import { grpoTrainSplit, TRAIN_CONFIG_SCHEMA, type ConfigSchemaNode, type TrainConfig } from './schema.js';
 import { TrainError } from '../train-error.js';
 
 /** Thrown for an invalid configuration; `problems` lists every issue with its path. */
@@ -54,10 +54,13 @@ export function resolveTrainConfig(input: unknown): TrainConfig {
   const validate = ajv.compile<TrainConfig>(TRAIN_CONFIG_SCHEMA);
   const copy: unknown = structuredClone(input ?? {});
   if (!validate(copy)) throw new TrainConfigError((validate.errors ?? []).map(describeError));
-  const { sft, env, eval: evaluation } = copy;
+  const { sft, env, grpo, eval: evaluation } = copy;
   const problems = [
     sft.validationEpisodes > 0 && sft.epochs > 0 && sft.minEpochs > sft.epochs
       ? `sft.minEpochs (${sft.minEpochs}) exceeds sft.epochs (${sft.epochs}): SFT would never validate. Lower sft.minEpochs or raise sft.epochs.`
+      : '',
+    grpo.questions === 'beyond_sft' && grpoTrainSplit(copy) !== env.trainSplit
+      ? `grpo.questions 'beyond_sft' skips the questions SFT learned from, which are env.trainSplit's ("${env.trainSplit}"), but grpo.trainSplit "${grpo.trainSplit}" is another split. Set grpo.questions 'all', or grpo.trainSplit ''.`
       : '',
     ...outsideValidationSplits('sft.validationSplits', sft.validationSplits, env.validationSplits),
     ...outsideValidationSplits('eval.curveSplits', evaluation.curveSplits, env.validationSplits),

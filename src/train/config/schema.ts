@@ -23,6 +23,16 @@ export type ZeroVarianceMode = 'keep' | 'drop' | 'dynamic_sampling';
 /** Which train questions GRPO samples (`grpo.questions`). */
 export type GrpoQuestionPool = 'all' | 'beyond_sft';
 
+/** `env.generated`: a split of procedurally generated databases, written into the run directory on first use. */
+export interface GeneratedSplitConfig {
+  /** The split's name ('' = none); its database ids are `<split>_0`, `<split>_1`, …. */
+  split: string;
+  databases: number;
+  questionsPerDb: number;
+  seed: number;
+  inventedNames: number;
+}
+
 /** The full, defaults-applied training configuration. */
 export interface TrainConfig {
   mode: TrainMode;
@@ -35,7 +45,7 @@ export interface TrainConfig {
     lora: { rank: number; alpha: number; targets: string[] };
     tiny: { layers: number; hidden: number; heads: number; kvHeads: number; intermediate: number; vocabSize: number };
   };
-  env: { id: string; dataset: string; trainSplit: string; evalSplits: string[]; validationSplits: string[]; stepBudget: number; compactTools: boolean; trainDifficulties: string[]; evalDifficulties: string[]; kwargs: Record<string, unknown> };
+  env: { id: string; dataset: string; trainSplit: string; evalSplits: string[]; validationSplits: string[]; stepBudget: number; compactTools: boolean; trainDifficulties: string[]; evalDifficulties: string[]; generated: GeneratedSplitConfig; kwargs: Record<string, unknown> };
   rollout: {
     numGenerations: number;
     questionsPerStep: number;
@@ -68,6 +78,7 @@ export interface TrainConfig {
     zeroVariance: ZeroVarianceMode;
     maxResampleRounds: number;
     questions: GrpoQuestionPool;
+    trainSplit: string;
   };
   optim: {
     lr: number;
@@ -92,6 +103,19 @@ export interface TrainConfig {
     klMax: number;
   };
   logging: { progress: boolean; tracesPerStep: number; dashboard: boolean };
+}
+
+/**
+ * The split GRPO samples its questions from: `grpo.trainSplit`, or `env.trainSplit` when that is empty.
+ *
+ * @example
+ * ```ts
+ * grpoTrainSplit(resolveTrainConfig({ grpo: { trainSplit: 'procedural' } })); // 'procedural'
+ * grpoTrainSplit(resolveTrainConfig({})); // 'train'
+ * ```
+ */
+export function grpoTrainSplit(config: TrainConfig): string {
+  return config.grpo.trainSplit || config.env.trainSplit;
 }
 
 /** A JSON Schema node as used here (a subset, enough for docs generation). */
@@ -163,6 +187,16 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       compactTools: bool('Show the model short tool signatures (names and argument names only) instead of the full JSON Schemas: saves hundreds of prompt tokens for small models.', false),
       trainDifficulties: { type: 'array', items: { type: 'string' }, description: "Train (SFT and GRPO) only on the train split's questions of these difficulties, e.g. ['easy']; empty = all.", default: [] },
       evalDifficulties: { type: 'array', items: { type: 'string' }, description: "Evaluate only the held-out splits' questions of these difficulties (a curriculum's held-out set); empty = all.", default: [] },
+      generated: obj(
+        "A split of procedurally generated databases (data/generator/procedural: schemas no bundled split has, some names invented), written into <runDir>/generated/<split>/ on first use and reused after; name it in grpo.trainSplit or env.trainSplit.",
+        {
+          split: str("The split's name ('' = none); its databases are <split>_0, <split>_1, ….", ''),
+          databases: int('Databases generated.', 200, 1),
+          questionsPerDb: int('Easy questions kept per database, spread over its templates.', 8, 1),
+          seed: int('Generator seed of the first database (database i uses seed + i); the bundled base was staged on seeds 1–600.', 1001),
+          inventedNames: num('Share of tables and attribute columns renamed to invented words.', 0.5, { minimum: 0, maximum: 1 }),
+        },
+      ),
       kwargs: { type: 'object', description: 'Extra keyword arguments passed to make(id, kwargs) (e.g. reward weights, actionMode).', default: {} },
     }),
     rollout: obj('How episodes are sampled.', {
@@ -215,6 +249,7 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       zeroVariance: oneOf("Groups with equal rewards: 'keep' (advantage 0), 'drop' from the loss, or 'dynamic_sampling' (resample to fill the batch with informative groups).", ['keep', 'drop', 'dynamic_sampling'], 'keep'),
       maxResampleRounds: int('Bound on dynamic-sampling rounds per step.', 3),
       questions: oneOf("Which train questions GRPO samples: 'all', or 'beyond_sft' (those after the first sft.questions, which SFT's oracle trajectories did not cover; in mode sft+grpo).", ['all', 'beyond_sft'], 'all'),
+      trainSplit: str("The split GRPO samples its questions from ('' = env.trainSplit, the split SFT learns from). Another split, such as env.generated's, lets GRPO practise on databases SFT never saw; it is loaded with env.trainDifficulties.", ''),
     }),
     optim: obj('AdamW and the learning-rate schedule.', {
       lr: num('Peak learning rate.', 1e-4, { exclusiveMinimum: 0 }),

@@ -3,7 +3,7 @@
  * groups kept, dropped, or replaced by fresh ones (dynamic sampling).
  */
 import type { Rng } from '../../base/rng.js';
-import type { TrainConfig } from '../config/schema.js';
+import { grpoTrainSplit, type TrainConfig } from '../config/schema.js';
 import { episodeReward, isZeroVarianceGroup } from '../math/advantages.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import { stepRewardsOf, type Episode } from '../rollout/episode.js';
@@ -16,7 +16,7 @@ export interface SamplingContext<Obs> {
   policy: TrainablePolicy;
   task: RolloutTask<Obs>;
   pool: EnvPool<Obs>;
-  /** Number of questions in the training split (indices are sampled from [firstQuestion, n)). */
+  /** Number of questions in GRPO's training split (`grpoTrainSplit`; indices are sampled from [firstQuestion, n)). */
   questionCount: number;
   /** The first index GRPO may sample (`grpo.questions: 'beyond_sft'` skips SFT's questions); 0 when absent. */
   firstQuestion?: number;
@@ -45,9 +45,10 @@ async function sampleRound<Obs>(ctx: SamplingContext<Obs>, questions: number): P
   const envs = ctx.pool.take(questions * k);
   const jobs = [];
   const first = ctx.firstQuestion ?? 0;
+  const split = grpoTrainSplit(ctx.config);
   for (let q = 0; q < questions; q++) {
     const index = first + ctx.rng.int(ctx.questionCount - first);
-    const spec = ctx.task.episodeSpec?.(index, ctx.config.env.trainSplit) ?? { seed: index };
+    const spec = ctx.task.episodeSpec?.(index, split) ?? { seed: index };
     for (let j = 0; j < k; j++) jobs.push({ env: envs[q * k + j]!, spec, group: q });
   }
   const episodes = await rolloutEpisodes(ctx.policy, ctx.task, jobs, ctx.config.rollout, ctx.rng);

@@ -10,7 +10,7 @@ import { grpoStep, type GrpoStepContext, type GrpoStepResult } from '../grpo/grp
 import { formatProgress } from '../metrics/progress-line.js';
 import { learningRateAt } from '../optim/lr-schedule.js';
 import { TrainError } from '../train-error.js';
-import type { TrainConfig } from '../config/schema.js';
+import { grpoTrainSplit, type TrainConfig } from '../config/schema.js';
 import { evaluateSplits } from './evaluate-phase.js';
 import type { RunContext } from './run-context.js';
 import { sftQuestionCount } from './sft-phase.js';
@@ -32,7 +32,7 @@ export async function startGrpo<Obs>(run: RunContext<Obs>): Promise<void> {
   const k = cfg.rollout.numGenerations;
   let p: number | undefined;
   if (k < 4 && cfg.eval.baselineEpisodes > 0) {
-    const split = cfg.env.trainSplit;
+    const split = grpoTrainSplit(cfg);
     const n = Math.min(cfg.eval.baselineEpisodes, run.questionCount(split));
     p = (await evaluatePolicy(run.policy, run.task, run.pool(split), split, n, { ...cfg.rollout }, run.evaluationRng('grpo-start/baseline'))).success;
   }
@@ -53,7 +53,7 @@ async function recordStep<Obs>(run: RunContext<Obs>, step: number, r: GrpoStepRe
   for (const a of alarms.observe({ step, rewardMean: m['reward'] ?? 0, fracRewardZeroStd: m['frac_reward_zero_std'] ?? 0, fracIdenticalGroups: m['frac_identical_groups'] ?? 0, groups: run.config.rollout.questionsPerStep, toolErrorRate: m['tools/failure_frequency'] ?? 0, kl: m['kl'] ?? 0 })) {
     await run.event(step, `${ALARM_EVENT_PREFIX}${a.kind}`, `ALARM [${a.kind}] step ${step}: ${a.message}`);
   }
-  for (const s of tracePicks(r.episodes, cfg.logging.tracesPerStep)) await run.log.append(traceRecord(step, cfg.env.trainSplit, run.now(), s));
+  for (const s of tracePicks(r.episodes, cfg.logging.tracesPerStep)) await run.log.append(traceRecord(step, grpoTrainSplit(cfg), run.now(), s));
   if (cfg.logging.progress) {
     run.print(formatProgress({ phase: 'grpo', step, totalSteps: cfg.grpo.steps, reward: m['reward'], success: m['success'], tokensPerSecond: m.tokens_per_second, elapsedMs: Date.now() - progress.started, stepsThisProcess: progress.stepsThisProcess }) +
       ` | zero-std ${((m['frac_reward_zero_std'] ?? 0) * 100).toFixed(0)}% | kl ${(m['kl'] ?? 0).toFixed(4)}`);
@@ -118,7 +118,7 @@ export async function grpoPhase<Obs>(run: RunContext<Obs>): Promise<void> {
     toolErrorRise: cfg.alarms.toolErrorRise,
     klMax: cfg.alarms.klMax,
   });
-  const split = cfg.env.trainSplit;
+  const split = grpoTrainSplit(cfg);
   const questionCount = run.questionCount(split);
   const firstQuestion = grpoFirstQuestion(cfg, questionCount);
   const ctx: GrpoStepContext<Obs> = { policy: run.policy, task: run.task, pool: run.pool(split), questionCount, firstQuestion, config: cfg, optimizer: run.optimizer, rng: run.rng };

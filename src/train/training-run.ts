@@ -6,7 +6,7 @@
  * example both call this.
  */
 import { join } from 'node:path';
-import type { TrainConfig } from './config/schema.js';
+import { grpoTrainSplit, type TrainConfig } from './config/schema.js';
 import { MetricsLog, type MetricRecord } from './metrics/metrics-log.js';
 import { evaluatePhase } from './run/evaluate-phase.js';
 import { formatCheckPhase } from './run/format-check-phase.js';
@@ -38,7 +38,9 @@ export async function runTraining<Obs>(setup: TrainingSetup<Obs>): Promise<Train
   const summary = run.state.summary;
   try {
     if (!run.resumed) {
-      await run.event(0, 'phase', `run ${cfg.runDir}: mode ${cfg.mode}, K = ${cfg.rollout.numGenerations}, ${cfg.rollout.questionsPerStep} questions/step, ${cfg.grpo.steps} GRPO steps, ${creditLabel(cfg)}`);
+      // Counting GRPO's questions here also fails a split without any before SFT spends its time, not after.
+      const grpoSplit = cfg.mode !== 'sft' && cfg.grpo.steps > 0 ? ` on split ${grpoTrainSplit(cfg)} (${run.questionCount(grpoTrainSplit(cfg))} questions)` : '';
+      await run.event(0, 'phase', `run ${cfg.runDir}: mode ${cfg.mode}, K = ${cfg.rollout.numGenerations}, ${cfg.rollout.questionsPerStep} questions/step, ${cfg.grpo.steps} GRPO steps${grpoSplit}, ${creditLabel(cfg)}`);
       if (cfg.eval.untrained) await evaluatePhase(run, 'untrained', 0);
       if (cfg.mode !== 'grpo') {
         const makeOracle = run.requireOracle();

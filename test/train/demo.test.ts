@@ -30,6 +30,7 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
     expect(out).toMatch(/WARNING: group size K = 2 < 4/);
     expect(out).toMatch(/tool-call format check: [\d.]+% before SFT → [\d.]+% after/);
     expect(out).toMatch(/memory estimate: /);
+    expect(out).toMatch(/2 GRPO steps on split procedural \(4 questions\)/);
     // Validation and test splits, greedy and pass@K, and the headroom after SFT.
     expect(out).toMatch(/\| policy\s+\| validation greedy \| validation pass@2 \| eval greedy \| eval pass@2 \|/);
     expect(out).toMatch(/\| model \+ SFT \+ GRPO\s+\| [\d.]+%\s+\| [\d.]+%\s+\| [\d.]+%\s+\| [\d.]+%/);

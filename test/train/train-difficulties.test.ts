@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
+import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
 
 const tempDir = useTempDirs('sqlenv-difficulties-');
@@ -83,5 +84,26 @@ describe('env.generated with grpo.trainSplit', () => {
   it('names the options when GRPO asks for a split nothing loads', async () => {
     const res = createSqlTrainingSetup(resolveTrainConfig({ runDir: tempDir(), env: { trainSplit: 'smoke', evalSplits: [] }, grpo: { trainSplit: 'procedural' } }));
     await expect(res).rejects.toThrow(/grpo\.trainSplit "procedural": no split "procedural" in .*also set env\.generated\.split "procedural"/);
+  });
+});
+
+describe("a GRPO split without a question of env.trainDifficulties", () => {
+  it('fails the run before SFT spends its time', async () => {
+    const runDir = tempDir();
+    const config = resolveTrainConfig({
+      runDir,
+      env: { trainSplit: 'smoke', evalSplits: [], validationSplits: [], trainDifficulties: ['hard'], generated: { split: 'proc', databases: 1, questionsPerDb: 2 } },
+      grpo: { trainSplit: 'proc', steps: 1 },
+      eval: { untrained: false },
+      logging: { progress: false, dashboard: false },
+    });
+    const res = await createSqlTrainingSetup(config);
+    try {
+      await expect(runTraining(res.setup)).rejects.toThrow(/env\.trainDifficulties hard: no question of split "proc"/);
+    } finally {
+      await res.close();
+    }
+    const records = await readRunMetrics(runDir);
+    expect(records.filter((r) => r.kind === 'sft')).toEqual([]);
   });
 });

@@ -59,3 +59,19 @@ describe('how LM graphs multiply by their [out, in] weights', () => {
     });
   }
 });
+
+describe('a scoring graph with head positions', () => {
+  it('computes the LM head of the listed positions only: [N] targets, weights and log-probs', () => {
+    const built = buildScoringGraph(config, { past: 'per-group', gradients: 'base', accumulate: true, headPositions: true });
+    const input = (name: string) => built.graph.inputs.find((t) => t.name === name);
+    expect(input('head_positions')?.shape).toEqual(['positions']);
+    expect(input('target_ids')?.shape).toEqual(['positions']);
+    expect(input('token_weights')?.shape).toEqual(['positions']);
+    expect(built.graph.outputs.find((t) => t.name === 'logprobs')?.shape).toEqual(['positions']);
+    // The head's product reads the gathered rows, not the [B, T] hidden states.
+    const head = built.graph.nodes.find((n) => n.opType === 'Gemm' && n.inputs.some((t) => t?.name === 'model.embed_tokens.weight'));
+    const gathered = built.graph.nodes.find((n) => n.outputs.includes(head!.inputs[0]!));
+    expect(gathered?.opType).toBe('Gather');
+    expect(gathered?.inputs[1]?.name).toBe('head_positions');
+  });
+});

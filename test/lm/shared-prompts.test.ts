@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTinyModel } from './tiny-model-fixture.js';
 import { Rng } from '../../src/base/rng.js';
-import { planSharedPrompts } from '../../src/lm/compute/shared-prompts.js';
+import { lengthBuckets, planSharedPrompts } from '../../src/lm/compute/shared-prompts.js';
 import { LoraAdapter, Policy } from '../../src/lm/index.js';
 
 const tinyModel = useTinyModel({ arch: 'qwen3', layers: 2, hidden: 32, heads: 4, kvHeads: 2, vocabSize: 300, seed: 8, initStd: 0.3 });
@@ -35,9 +35,15 @@ const sameSize = {
   sequences: [[...promptA, ...tokens(4)], [...promptB, ...tokens(6)], [...promptA, ...tokens(2)], tokens(9), [...promptB, ...tokens(1)], [...promptA, ...tokens(7)], [...promptB, ...tokens(3)]],
   promptLengths: [12, 7, 12, 3, 7, 12, 7],
 };
+/** Groups of four rows whose continuations are far apart in length: computed in two passes (`lengthBuckets`). */
+const bucketed = {
+  sequences: [[...promptA, ...tokens(1)], [...promptB, ...tokens(11)], [...promptA, ...tokens(9)], [...promptB, ...tokens(2)], [...promptA, ...tokens(10)], [...promptB, ...tokens(3)], [...promptA, ...tokens(2)], [...promptB, ...tokens(12)], tokens(6)],
+  promptLengths: [12, 7, 12, 7, 12, 7, 12, 7, 3],
+};
 const datasets = [
   { layout: 'groups of different sizes', sequences, promptLengths },
   { layout: 'groups of one size', ...sameSize },
+  { layout: 'groups of four in two length passes', ...bucketed },
 ] as const;
 
 function expectClose(a: ArrayLike<number>, b: ArrayLike<number>, relative: number): void {
@@ -55,6 +61,24 @@ describe('planSharedPrompts', () => {
     expect(planSharedPrompts([[1, 9], [1, 8]], [1, 1])).toEqual({ groups: [], alone: [0, 1] });
     expect(() => planSharedPrompts([[1, 2]], [3])).toThrow(RangeError);
     expect(() => planSharedPrompts([[1, 2]], [])).toThrow(RangeError);
+  });
+});
+
+describe('lengthBuckets', () => {
+  const s = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+  it('cuts every group into its shorter and longer half when that saves padding', () => {
+    expect(lengthBuckets([s(4), s(12), s(5), s(4), s(13)], [{ rows: [0, 1, 2, 3, 4], split: 2 }])).toEqual([[{ split: 2, rows: [0, 3] }], [{ split: 2, rows: [2, 1, 4] }]]);
+    // Each pass keeps every group, with as many rows of each.
+    const plan = planSharedPrompts(bucketed.sequences, bucketed.promptLengths);
+    const passes = lengthBuckets(bucketed.sequences, plan.groups);
+    expect(passes).toHaveLength(2);
+    for (const pass of passes) expect(pass.map((g) => g.rows.length)).toEqual([2, 2]);
+    expect(passes.flatMap((pass) => pass.flatMap((g) => g.rows)).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+  it('keeps one pass for similar lengths, groups under 4 rows and groups of different sizes', () => {
+    expect(lengthBuckets([s(10), s(11), s(10), s(12)], [{ rows: [0, 1, 2, 3], split: 2 }])).toEqual([[{ rows: [0, 1, 2, 3], split: 2 }]]);
+    expect(lengthBuckets([s(3), s(20), s(3)], [{ rows: [0, 1, 2], split: 2 }])).toHaveLength(1);
+    expect(lengthBuckets([s(3), s(20), s(3), s(20), s(5), s(6)], [{ rows: [0, 1, 2, 3], split: 2 }, { rows: [4, 5], split: 2 }])).toHaveLength(1);
   });
 });
 
@@ -137,5 +161,36 @@ describe('training with shared prompts', () => {
       }
     });
   }
+
+  it(`with weightedOnly scores, runs the LM head on the weighted positions alone: the same gradient, their scores, 0 elsewhere (${layout})`, async () => {
+    // SFT's case: a few trained tokens per row after a masked prompt.
+    const sparse = sequences.map((s, b) => Float32Array.from(s, (_, t) => (t >= promptLengths[b]! && t % 3 === 1 ? rng.float() - 1 : 0)));
+    const a = await Policy.create(tinyModel(), { intraOpThreads: 1, train: 'full' });
+    const b = await Policy.create(tinyModel(), { intraOpThreads: 1, train: 'full' });
+    try {
+      const ta = await a.createTrainer({});
+      const tb = await b.createTrainer({});
+      const plain = await ta.accumulate(sequences, sparse, { scores: { entropy: true } });
+      const headOnly = await tb.accumulate(sequences, sparse, { scores: { entropy: true, weightedOnly: true }, promptLengths, completionOnly: true });
+      expect(headOnly.objective).toBeCloseTo(plain.objective, 4);
+      sequences.forEach((_, i) => {
+        sparse[i]!.forEach((w, t) => {
+          if (w !== 0) {
+            expect(headOnly.logprobs![i]![t]!).toBeCloseTo(plain.logprobs![i]![t]!, 4);
+            expect(headOnly.entropies![i]![t]!).toBeCloseTo(plain.entropies![i]![t]!, 4);
+          } else {
+            expect(headOnly.logprobs![i]![t]).toBe(0);
+            expect(headOnly.entropies![i]![t]).toBe(0);
+          }
+        });
+      });
+      const ga = await ta.readGradients();
+      const gb = await tb.readGradients();
+      for (const [name, g] of ga) expectClose(gb.get(name)!.data, g.data, 1e-5);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
   }
 });

@@ -120,11 +120,14 @@ export class ModelEngine {
     return this.compileScoring(`prompt-suffix:${entropy}:${perGroup}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { past: perGroup ? 'per-group' : true, entropy, ...(lora ? { lora } : {}) }));
   }
 
-  /** The continuation training graph: accumulates parameter gradients, returns the gradients of its past keys/values. */
-  promptSuffixTraining(target: Exclude<GradientTarget, 'none'>, entropy: boolean, lora?: LoraConfig, perGroup = false): Promise<CompiledGraph> {
+  /**
+   * The continuation training graph: accumulates parameter gradients, returns the gradients of its
+   * past keys/values. With `headPositions` its LM head reads only the positions fed as `head_positions`.
+   */
+  promptSuffixTraining(target: Exclude<GradientTarget, 'none'>, entropy: boolean, lora?: LoraConfig, perGroup = false, headPositions = false): Promise<CompiledGraph> {
     return this.compileScoring(
-      `prompt-suffix-training:${target}:${entropy}:${perGroup}:${loraKey(lora)}`,
-      () => buildScoringGraph(this.model.config, { past: perGroup ? 'per-group' : true, gradients: target, entropy, entropyGradient: false, accumulate: true, ...(lora ? { lora } : {}) }),
+      `prompt-suffix-training:${target}:${entropy}:${perGroup}:${headPositions}:${loraKey(lora)}`,
+      () => buildScoringGraph(this.model.config, { past: perGroup ? 'per-group' : true, gradients: target, entropy, entropyGradient: false, accumulate: true, headPositions, ...(lora ? { lora } : {}) }),
       (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
     );
   }

@@ -201,8 +201,11 @@ export async function accumulateGradients(
         if (into?.entropies) into.entropies[b] = alone.entropies![i]!;
       });
     }
-    objective += await accumulateSharedPrompts(engine, rope, sequences, weights, plan.groups, optimizer, { ...unshared, entropy: wanted?.entropy ?? false, completionOnly: completionOnly ?? false }, into);
+    const weightedOnly = !wanted || wanted.weightedOnly === true;
+    objective += await accumulateSharedPrompts(engine, rope, sequences, weights, plan.groups, optimizer, { ...unshared, entropy: wanted?.entropy ?? false, completionOnly: completionOnly ?? false, weightedOnly }, into);
     if (into && completionOnly) zeroPrompts([into.logprobs, ...(into.entropies ? [into.entropies] : [])], promptLengths!);
+    // Rows computed alone had a full head: their unweighted entries go too, so every row reads alike.
+    if (into && wanted?.weightedOnly) zeroUnweighted([into.logprobs, ...(into.entropies ? [into.entropies] : [])], weights);
     return { objective, ...(into ?? {}) };
   }
   const entropy = options.entropyWeights !== undefined ? 'objective' : options.scores?.entropy ? 'output' : 'none';
@@ -225,6 +228,16 @@ export async function accumulateGradients(
     logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, T),
     ...(options.scores.entropy ? { entropies: unpack(out[GRAPH_IO.entropy]!.data as Float32Array, sequences, padding, T) } : {}),
   };
+}
+
+/** `weightedOnly`: every row's entries without a weight are 0, whichever path scored it. */
+function zeroUnweighted(rows: readonly Float32Array[][], weights: readonly ArrayLike<number>[]): void {
+  for (const scores of rows) {
+    scores.forEach((row, b) => {
+      const w = weights[b]!;
+      for (let t = 0; t < row.length; t++) if (w[t] === 0) row[t] = 0;
+    });
+  }
 }
 
 /** `completionOnly`: every row's prompt entries [1, promptLength) are 0, whichever path scored it. */
@@ -250,4 +263,10 @@ function sharingPlan(engine: ModelEngine, sequences: readonly (readonly number[]
 /** Which scores a training pass should hand back besides accumulating: the log-probs, and the entropies when `entropy`. */
 export interface ScoresWanted {
   readonly entropy?: boolean;
+  /**
+   * Only the positions with a non-zero weight are wanted (a loss that reads the tokens it weighs,
+   * as SFT's does): with shared prompts the continuations' LM head then runs on those positions
+   * alone, and every other entry is 0. A pass that returns no scores always runs it so.
+   */
+  readonly weightedOnly?: boolean;
 }

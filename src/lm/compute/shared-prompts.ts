@@ -205,15 +205,17 @@ export async function scoreSharedPrompts(
     { ...(promptScored ? prefix.feeds : withoutTargets(prefix.feeds)), ...(await engine.weightFeeds(prefixGraph.built, options)) },
     { outputs: [...(promptScored ? scored : []), ...presents] },
   );
-  const suffix = suffixBatch(engine, rope, sequences, groups, prefix, options.temperature);
-  const post = await suffixGraph.session.run(
-    { ...suffix.feeds, ...pastFeeds(pre, numLayers, perGroup ? undefined : suffix.rowGroup), ...(await engine.weightFeeds(suffixGraph.built, options)) },
-    { outputs: scored },
-  );
   const prefixValues = (name: string) => (promptScored ? (pre[name]!.data as Float32Array) : undefined);
-  assemble(sequences, { ...prefix, values: prefixValues(GRAPH_IO.logprobs) }, { ...suffix, values: post[GRAPH_IO.logprobs]!.data as Float32Array }, into.logprobs);
-  if (entropy && into.entropies) {
-    assemble(sequences, { ...prefix, values: prefixValues(GRAPH_IO.entropy) }, { ...suffix, values: post[GRAPH_IO.entropy]!.data as Float32Array }, into.entropies);
+  for (const bucket of lengthBuckets(sequences, groups)) {
+    const suffix = suffixBatch(engine, rope, sequences, bucket, prefix, options.temperature);
+    const post = await suffixGraph.session.run(
+      { ...suffix.feeds, ...pastFeeds(pre, numLayers, perGroup ? undefined : suffix.rowGroup), ...(await engine.weightFeeds(suffixGraph.built, options)) },
+      { outputs: scored },
+    );
+    assemble(sequences, { ...prefix, values: prefixValues(GRAPH_IO.logprobs) }, { ...suffix, values: post[GRAPH_IO.logprobs]!.data as Float32Array }, into.logprobs);
+    if (entropy && into.entropies) {
+      assemble(sequences, { ...prefix, values: prefixValues(GRAPH_IO.entropy) }, { ...suffix, values: post[GRAPH_IO.entropy]!.data as Float32Array }, into.entropies);
+    }
   }
 }
 
@@ -239,7 +241,7 @@ export async function accumulateSharedPrompts(
   weights: readonly ArrayLike<number>[],
   groups: readonly PromptGroup[],
   optimizer: ResidentOptimizer,
-  options: WeightSource & ScoringTemperature & { target: Exclude<GradientTarget, 'none'>; entropy?: boolean; completionOnly?: boolean },
+  options: WeightSource & ScoringTemperature & { target: Exclude<GradientTarget, 'none'>; entropy?: boolean; completionOnly?: boolean; weightedOnly?: boolean },
   into?: { logprobs: Float32Array[]; entropies?: Float32Array[] },
 ): Promise<number> {
   const entropy = (options.entropy ?? false) && into?.entropies !== undefined;
@@ -276,45 +278,60 @@ export async function accumulateSharedPrompts(
     { outputs: [...presents, ...(promptScored ? scored : [])] },
   );
 
-  // 2. The continuations: parameter gradients accumulated, key/value gradients per row returned.
-  const suffix = suffixBatch(engine, rope, sequences, groups, prefix, options.temperature);
-  const R = suffix.rows.length;
-  const T = suffix.length;
-  const suffixWeights = new Float32Array(R * T);
-  suffix.rows.forEach((b, r) => {
-    const w = checkedWeights(weights, sequences, b);
-    const s = suffix.splits[r]!;
-    const q0 = r * T + suffix.padding[r]!;
-    for (let t = s + 1; t < w.length; t++) suffixWeights[q0 + t - s - 1] = w[t]!;
-  });
+  // 2. The continuations, in length buckets: parameter gradients accumulated, key/value gradients
+  //    per row returned and summed per group over the buckets.
   const perGroup = sameSizeGroups(groups);
-  const suffixGraph = await engine.promptSuffixTraining(options.target, entropy, lora, perGroup);
-  let accumulation = optimizer.accumulation();
-  const post = await suffixGraph.session.run(
-    {
-      ...suffix.feeds,
-      [GRAPH_IO.tokenWeights]: onnxTensor('float32', [R, T], suffixWeights),
-      ...pastFeeds(pre, numLayers, perGroup ? undefined : suffix.rowGroup),
-      ...accumulation.feeds,
-      ...(await engine.weightFeeds(suffixGraph.built, source)),
-    },
-    { outputs: [GRAPH_IO.objective, ...scored, ...pasts.map((n) => GRAPH_IO.gradOf(n)), ...accumulatorsOf(suffixGraph.built.gradientOf)], ...(accumulation.into ? { into: accumulation.into } : {}) },
-  );
-  optimizer.accumulated(post);
-
-  // 3. The prefixes again, forward and backward: seeded with Σ_rows ∂L/∂(keys, values) and the prefix tokens' summed weights.
-  const seeds: Record<string, OrtTensor | OnnxHostTensor> = {};
-  for (let l = 0; l < numLayers; l++) {
-    for (const [past, present] of [[GRAPH_IO.pastKey(l), GRAPH_IO.presentKey(l)], [GRAPH_IO.pastValue(l), GRAPH_IO.presentValue(l)]] as const) {
+  const passes: { suffix: ReturnType<typeof suffixBatch>; post: Record<string, OrtTensor>; head: Int32Array | undefined }[] = [];
+  const seedSums = new Map<string, { dims: number[]; data: Float32Array }>();
+  for (const bucket of lengthBuckets(sequences, groups)) {
+    const suffix = suffixBatch(engine, rope, sequences, bucket, prefix, options.temperature);
+    const R = suffix.rows.length;
+    const T = suffix.length;
+    const suffixWeights = new Float32Array(R * T);
+    suffix.rows.forEach((b, r) => {
+      const w = checkedWeights(weights, sequences, b);
+      const s = suffix.splits[r]!;
+      const q0 = r * T + suffix.padding[r]!;
+      for (let t = s + 1; t < w.length; t++) suffixWeights[q0 + t - s - 1] = w[t]!;
+    });
+    // weightedOnly: the continuations' LM head reads only the weighted positions (none weighted: all of them).
+    const head = options.weightedOnly ? headPositions(suffixWeights) : undefined;
+    const suffixGraph = await engine.promptSuffixTraining(options.target, entropy, lora, perGroup, head !== undefined);
+    const accumulation = optimizer.accumulation();
+    const post = await suffixGraph.session.run(
+      {
+        ...suffix.feeds,
+        ...(head ? headPositionFeeds(head, suffix.feeds[GRAPH_IO.targetIds]!.data as BigInt64Array, suffixWeights) : { [GRAPH_IO.tokenWeights]: onnxTensor('float32', [R, T], suffixWeights) }),
+        ...pastFeeds(pre, numLayers, perGroup ? undefined : suffix.rowGroup),
+        ...accumulation.feeds,
+        ...(await engine.weightFeeds(suffixGraph.built, source)),
+      },
+      { outputs: [GRAPH_IO.objective, ...scored, ...pasts.map((n) => GRAPH_IO.gradOf(n)), ...accumulatorsOf(suffixGraph.built.gradientOf)], ...(accumulation.into ? { into: accumulation.into } : {}) },
+    );
+    optimizer.accumulated(post);
+    passes.push({ suffix, post, head });
+    for (const past of pasts) {
       const g = post[GRAPH_IO.gradOf(past)]!;
       const [, ...rest] = g.dims;
       // A per-group graph already summed each group's rows.
-      seeds[GRAPH_IO.seedOf(present)] = perGroup ? g : onnxTensor('float32', [U, ...rest], sumRows(g.data as Float32Array, suffix.rowGroup, U, rest.reduce((a, d) => a * d, 1)));
+      const summed = perGroup ? (g.data as Float32Array) : sumRows(g.data as Float32Array, suffix.rowGroup, U, rest.reduce((a, d) => a * d, 1));
+      const sum = seedSums.get(past);
+      if (!sum) seedSums.set(past, { dims: [U, ...rest], data: passes.length > 1 || perGroup ? Float32Array.from(summed) : summed });
+      else summed.forEach((v, i) => (sum.data[i]! += v));
+    }
+  }
+
+  // 3. The prefixes again, forward and backward: seeded with Σ_rows ∂L/∂(keys, values) and the prefix tokens' summed weights.
+  const seeds: Record<string, OnnxHostTensor> = {};
+  for (let l = 0; l < numLayers; l++) {
+    for (const [past, present] of [[GRAPH_IO.pastKey(l), GRAPH_IO.presentKey(l)], [GRAPH_IO.pastValue(l), GRAPH_IO.presentValue(l)]] as const) {
+      const sum = seedSums.get(past)!;
+      seeds[GRAPH_IO.seedOf(present)] = onnxTensor('float32', sum.dims, sum.data);
     }
   }
   // Weighted prompt tokens need the LM head in the backward; otherwise only the keys/values matter.
   const prefixGraph = headless ? await engine.promptPrefixBackward(options.target, lora) : await engine.promptPrefixTraining(options.target, entropy, lora);
-  accumulation = optimizer.accumulation();
+  const accumulation = optimizer.accumulation();
   const again = await prefixGraph.session.run(
     {
       ...(headless ? stepFeeds : { ...prefix.feeds, [GRAPH_IO.tokenWeights]: onnxTensor('float32', [U, P], prefixWeights) }),
@@ -328,11 +345,82 @@ export async function accumulateSharedPrompts(
 
   const prefixScores = promptScored ? pre : headless || options.completionOnly ? undefined : again;
   const prefixValues = (name: string) => (prefixScores ? (prefixScores[name]!.data as Float32Array) : undefined);
-  if (into) {
-    assemble(sequences, { ...prefix, values: prefixValues(GRAPH_IO.logprobs) }, { ...suffix, values: post[GRAPH_IO.logprobs]!.data as Float32Array }, into.logprobs);
-    if (entropy) assemble(sequences, { ...prefix, values: prefixValues(GRAPH_IO.entropy) }, { ...suffix, values: post[GRAPH_IO.entropy]!.data as Float32Array }, into.entropies!);
+  let objective = headless ? 0 : (again[GRAPH_IO.objective]!.data as Float32Array)[0]!;
+  for (const { suffix, post, head } of passes) {
+    objective += (post[GRAPH_IO.objective]!.data as Float32Array)[0]!;
+    if (!into) continue;
+    // Head-position outputs are [N]: back to the continuation's [R, T] layout, 0 where not computed.
+    const suffixValues = (name: string) => (head ? scatterPositions(post[name]!.data as Float32Array, head, suffix.rows.length * suffix.length) : (post[name]!.data as Float32Array));
+    assemble(sequences, { ...prefix, values: prefixValues(GRAPH_IO.logprobs) }, { ...suffix, values: suffixValues(GRAPH_IO.logprobs) }, into.logprobs);
+    if (entropy) assemble(sequences, { ...prefix, values: prefixValues(GRAPH_IO.entropy) }, { ...suffix, values: suffixValues(GRAPH_IO.entropy) }, into.entropies!);
   }
-  return (post[GRAPH_IO.objective]!.data as Float32Array)[0]! + (headless ? 0 : (again[GRAPH_IO.objective]!.data as Float32Array)[0]!);
+  return objective;
+}
+
+/**
+ * The continuation passes of a batch: every group's rows sorted by length and cut in two halves
+ * (shorter rows in one pass, longer in the other) when each pass is then padded to its own longest
+ * row and that leaves at least 15% fewer computed positions; otherwise one pass. Each pass keeps
+ * every group, with as many rows of each as the others (the per-group graph's layout); the sum of
+ * the passes' gradients is the batch's. Groups of different sizes, or of fewer than 4 rows, stay in one pass.
+ *
+ * @example
+ * ```ts
+ * const s = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+ * lengthBuckets([s(4), s(12), s(5), s(4), s(13)], [{ rows: [0, 1, 2, 3, 4], split: 2 }]);
+ * // [[{ split: 2, rows: [0, 3] }], [{ split: 2, rows: [2, 1, 4] }]]
+ * ```
+ */
+export function lengthBuckets(sequences: readonly (readonly number[])[], groups: readonly PromptGroup[]): PromptGroup[][] {
+  const size = groups[0]?.rows.length ?? 0;
+  if (size < 4 || !sameSizeGroups(groups)) return [[...groups]];
+  const rest = (b: number, split: number) => sequences[b]!.length - split;
+  const sorted = groups.map((g) => ({ split: g.split, rows: [...g.rows].sort((a, b) => rest(a, g.split) - rest(b, g.split)) }));
+  const half = Math.floor(size / 2);
+  const halves = [sorted.map((g) => ({ split: g.split, rows: g.rows.slice(0, half) })), sorted.map((g) => ({ split: g.split, rows: g.rows.slice(half) }))];
+  // Computed positions of a pass: each of its rows padded to its longest continuation.
+  const computed = (pass: readonly PromptGroup[]) => pass.reduce((a, g) => a + g.rows.length, 0) * Math.max(...pass.flatMap((g) => g.rows.map((b) => rest(b, g.split))));
+  return computed(halves[0]!) + computed(halves[1]!) <= 0.85 * computed(groups) ? halves : [[...groups]];
+}
+
+/**
+ * The flat indices of the non-zero entries of `weights` (a [B, T] batch's positions), or undefined
+ * when there are none: a graph cannot gather an empty head, so such a batch runs the full one.
+ *
+ * @example
+ * ```ts
+ * headPositions(Float32Array.of(0, -0.5, 0, -0.5)); // Int32Array [1, 3]
+ * ```
+ */
+export function headPositions(weights: Float32Array): Int32Array | undefined {
+  let n = 0;
+  for (const w of weights) if (w !== 0) n++;
+  if (n === 0) return undefined;
+  const positions = new Int32Array(n);
+  let i = 0;
+  weights.forEach((w, p) => {
+    if (w !== 0) positions[i++] = p;
+  });
+  return positions;
+}
+
+/** `head_positions` and the [N] `target_ids` and `token_weights` of a head-positions graph, picked from the [B, T] ones. */
+function headPositionFeeds(positions: Int32Array, targets: BigInt64Array, weights: Float32Array): Record<string, OnnxHostTensor> {
+  const N = positions.length;
+  return {
+    [GRAPH_IO.headPositions]: onnxTensor('int64', [N], BigInt64Array.from(positions, (p) => BigInt(p))),
+    [GRAPH_IO.targetIds]: onnxTensor('int64', [N], BigInt64Array.from(positions, (p) => targets[p]!)),
+    [GRAPH_IO.tokenWeights]: onnxTensor('float32', [N], Float32Array.from(positions, (p) => weights[p]!)),
+  };
+}
+
+/** [N] values at `positions` laid out over `size` positions, 0 elsewhere. */
+function scatterPositions(values: Float32Array, positions: Int32Array, size: number): Float32Array {
+  const out = new Float32Array(size);
+  positions.forEach((p, i) => {
+    out[p] = values[i]!;
+  });
+  return out;
 }
 
 function accumulatorsOf(names: readonly string[]): string[] {

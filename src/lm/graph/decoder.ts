@@ -1,6 +1,6 @@
 import type { ModelConfig } from '../model/config.js';
 import { layerParam, projectionModule, type ProjectionName } from '../model/parameters.js';
-import { blockAttention, groupSharedAttention, loraLinear, swiGlu, type LoraTensors } from './layers.js';
+import { blockAttention, groupedQueryAttention, groupSharedAttention, loraLinear, repeatForRows, swiGlu, type LoraTensors } from './layers.js';
 import { embedding, linear, ops, rmsNorm, rope, type Dim, type Tensor } from './onnx.js';
 
 /** Key and value cache of one layer, each [B, K, S, D]. */
@@ -36,6 +36,8 @@ export interface DecoderInputs {
    * (`Gemm`), which on WebGPU saves a copy of every weight per run; passes over whole sequences
    * multiply by the transposed weight, which WebGPU's MatMul kernel runs faster at many rows (see
    * `linear`). The same numbers either way; on CPU onnxruntime fuses both into one product.
+   * It also picks how a `prefix` is attended: a few rows concatenate their scores with the
+   * prefix's (reading a per-group prefix once per group), whole sequences concatenate its keys.
    */
   readonly fewRows?: boolean;
 }
@@ -73,6 +75,7 @@ export function buildDecoder(config: ModelConfig, weights: DecoderWeights, input
   const product = inputs.fewRows ? 'gemm' : 'matmul';
   const [batch, seq] = inputs.inputIds.shape as [Dim, Dim];
   const rows = ops.shapeOf(inputs.inputIds);
+  const batchSize = ops.slice(rows, [0], [0], [1]);
   const headsShape = (heads: number): Tensor => ops.concat([rows, inputs.inputIds.graph.int64s([heads, D])], 0);
   const queryHeads = headsShape(H);
   const kvHeads = headsShape(K);
@@ -104,10 +107,17 @@ export function buildDecoder(config: ModelConfig, weights: DecoderWeights, input
 
     const prefix = inputs.prefix?.[l];
     const dims = { numHeads: H, numKvHeads: K, headDim: D };
-    const attended =
-      prefix && inputs.prefixPerGroup
-        ? groupSharedAttention(q, prefix, [{ key: keys, value: values }], inputs.attentionBias, dims)
-        : blockAttention(q, [...(prefix ? [prefix] : []), { key: keys, value: values }], inputs.attentionBias, dims);
+    let attended: Tensor;
+    if (prefix && !inputs.fewRows) {
+      // Whole sequences after a prefix (the continuations of shared prompts): T × (Q + S) scores
+      // per query head dwarf the prefix's Q keys, so the keys are concatenated, not the scores.
+      const rowsOf = (t: Tensor): Tensor => (inputs.prefixPerGroup ? repeatForRows(t, batchSize) : t);
+      attended = groupedQueryAttention(q, ops.concat([rowsOf(prefix.key), keys], 2), ops.concat([rowsOf(prefix.value), values], 2), inputs.attentionBias, dims);
+    } else if (prefix && inputs.prefixPerGroup) {
+      attended = groupSharedAttention(q, prefix, [{ key: keys, value: values }], inputs.attentionBias, dims);
+    } else {
+      attended = blockAttention(q, [...(prefix ? [prefix] : []), { key: keys, value: values }], inputs.attentionBias, dims);
+    }
     const merged = attended.transpose([0, 2, 1, 3]).reshape([-1, H * D]);
     x = x.add(proj(merged, 'o_proj', config.oBias));
 

@@ -5,7 +5,7 @@ import { modelParameters, projectionShape, type ProjectionName } from '../model/
 import { buildDecoder, lmHead, type DecoderWeights, type LayerCache } from './decoder.js';
 import type { LoraTensors } from './layers.js';
 import { appendSamplingHead } from './sampling-head.js';
-import { Graph, appendGradientAccumulation, grad, logProbsAndEntropy, tokenLogProbs, type Tensor } from './onnx.js';
+import { Graph, appendGradientAccumulation, grad, logProbsAndEntropy, ops, tokenLogProbs, type Tensor } from './onnx.js';
 import { LmError } from '../errors.js';
 
 /** Names of the non-weight inputs and outputs of the graphs, shared with the host code feeding them. */
@@ -22,6 +22,12 @@ export const GRAPH_IO = {
   sin: 'rope_sin',
   attentionBias: 'attention_bias',
   tokenWeights: 'token_weights',
+  /**
+   * Input [N] (int64) of scoring graphs built with `headPositions`: the flat indices b·T + t of the
+   * positions whose log-probs the LM head computes; `target_ids`, `token_weights` and the
+   * log-prob (and entropy) outputs are then [N], in this order.
+   */
+  headPositions: 'head_positions',
   /** Input [B, T] of entropy scoring graphs with gradients: each position's entropy weight. */
   entropyWeights: 'entropy_weights',
   logprobs: 'logprobs',
@@ -114,6 +120,13 @@ export interface ScoringGraphOptions {
    * prompts when the prompt tokens carry no weight.
    */
   readonly headless?: boolean;
+  /**
+   * The LM head reads only the positions listed in `head_positions` (see `GRAPH_IO.headPositions`):
+   * a training pass whose loss weighs a few of its positions (SFT's assistant tokens, not the tool
+   * results or the padding between them) skips the vocabulary-sized product and log-softmax of the
+   * rest, forward and backward. The decoder still runs every position: the listed ones attend to them.
+   */
+  readonly headPositions?: boolean;
 }
 
 /** Σ_l Σ present_l·seed_l over the keys and values of every layer, with the `seed.present.N.*` inputs. */
@@ -145,7 +158,7 @@ function presentSeedTerm(g: Graph, config: ModelConfig, present: readonly LayerC
 export function buildScoringGraph(config: ModelConfig, options: ScoringGraphOptions = {}): BuiltGraph {
   const gradients = options.gradients ?? 'none';
   const perGroup = options.past === 'per-group';
-  const g = new Graph(`${config.arch}_scoring${options.entropy ? '_entropy' : ''}${options.past ? `_past${perGroup ? '_grouped' : ''}` : ''}${options.present ? '_present' : ''}`);
+  const g = new Graph(`${config.arch}_scoring${options.entropy ? '_entropy' : ''}${options.past ? `_past${perGroup ? '_grouped' : ''}` : ''}${options.present ? '_present' : ''}${options.headPositions ? '_head_positions' : ''}`);
   const inputIds = g.input(GRAPH_IO.inputIds, 'int64', ['batch', 'seq']);
   const cos = g.input(GRAPH_IO.cos, 'float32', ['batch', 'seq', config.headDim]);
   const sin = g.input(GRAPH_IO.sin, 'float32', ['batch', 'seq', config.headDim]);
@@ -177,9 +190,12 @@ export function buildScoringGraph(config: ModelConfig, options: ScoringGraphOpti
     else gradientOf.forEach((name, i) => g.output(grads.get(params[i]!)!, GRAPH_IO.gradOf(name)));
     return { graph: g, baseInputs: base, loraInputs: loraNames, gradientOf };
   }
-  const targetIds = g.input(GRAPH_IO.targetIds, 'int64', ['batch', 'seq']);
+  // With head positions every per-position input and output of the head is [N] instead of [B, T].
+  const positionDims = options.headPositions ? ['positions'] : ['batch', 'seq'];
+  const headInput = options.headPositions ? ops.gather(hidden.reshape([-1, config.hiddenSize]), g.input(GRAPH_IO.headPositions, 'int64', ['positions']), 0) : hidden;
+  const targetIds = g.input(GRAPH_IO.targetIds, 'int64', positionDims);
   // Scored at the sampling temperature, as the policy gradient of the tempered policy needs (and TRL does).
-  const logits = lmHead(config, weights, hidden).mul(g.input(GRAPH_IO.logitScale, 'float32', [1]));
+  const logits = lmHead(config, weights, headInput).mul(g.input(GRAPH_IO.logitScale, 'float32', [1]));
   // The entropy costs one more vocabulary-sized buffer, so only entropy graphs compute it.
   const { logprobs, entropy } = options.entropy ? logProbsAndEntropy(logits, targetIds) : { logprobs: tokenLogProbs(logits, targetIds), entropy: undefined };
   g.output(logprobs, GRAPH_IO.logprobs);
@@ -187,7 +203,7 @@ export function buildScoringGraph(config: ModelConfig, options: ScoringGraphOpti
 
   let gradientOf: string[] = [];
   if (gradients !== 'none') {
-    const tokenWeights = g.input(GRAPH_IO.tokenWeights, 'float32', ['batch', 'seq']);
+    const tokenWeights = g.input(GRAPH_IO.tokenWeights, 'float32', positionDims);
     gradientOf = gradients === 'lora' ? loraNames : base;
     const params = gradientOf.map((n) => tensors.get(n)!);
     // A continuation graph also differentiates its past keys/values (to be summed into the prefix's).
@@ -197,7 +213,7 @@ export function buildScoringGraph(config: ModelConfig, options: ScoringGraphOpti
     let grads: Map<Tensor, Tensor>;
     if (entropy && options.entropyGradient !== false) {
       // Objective Σ token_weights·logprobs + Σ entropy_weights·entropy: an entropy bonus's gradient.
-      const entropyWeights = g.input(GRAPH_IO.entropyWeights, 'float32', ['batch', 'seq']);
+      const entropyWeights = g.input(GRAPH_IO.entropyWeights, 'float32', positionDims);
       const objective = logprobs.mul(tokenWeights).sum().add(entropy.mul(entropyWeights).sum());
       g.output(objective, GRAPH_IO.objective);
       grads = grad(seedTerm ? objective.add(seedTerm) : objective, [...params, ...pastTensors]);

@@ -1,4 +1,4 @@
-import { linear, ops, type Tensor } from './onnx.js';
+import { linear, ops, type Dim, type Tensor } from './onnx.js';
 
 /**
  * Building blocks of Llama-family decoders as ONNX subgraphs. Shapes in comments:
@@ -100,14 +100,36 @@ export function blockAttention(
 }
 
 /**
+ * Keys or values shared by groups of consecutive rows, [U, K, Q, D], repeated for each row of its
+ * group: [B, K, Q, D], where `batch` is B as a [1] int64 tensor and every group has B / U rows.
+ * The gradient (Expand's) sums each group's rows. A pass over whole sequences attends to the
+ * repeated block concatenated with its own keys: copying Q·D values per row and key/value head
+ * costs far less than concatenating the T × (Q + S) scores of each query head, as
+ * {@link groupSharedAttention} does for the few rows of a decode step.
+ *
+ * @example
+ * const keys = ops.concat([repeatForRows(promptK, batch), k], 2); // [B, K, Q + S, D]
+ */
+export function repeatForRows(shared: Tensor, batch: Tensor): Tensor {
+  const g = shared.graph;
+  const shape = ops.shapeOf(shared);
+  const dim = (axis: number): Tensor => ops.slice(shape, [0], [axis], [axis + 1]);
+  const groups = dim(0);
+  const perGroup = batch.div(groups);
+  const [, K, Q, D] = shared.shape as [unknown, number, Dim, number];
+  const repeated = ops.expand(shared.unsqueeze([1]), ops.concat([groups, perGroup, dim(1), dim(2), dim(3)], 0));
+  return ops.reshapeTo(repeated, ops.concat([batch, dim(1), dim(2), dim(3)], 0), [g.freshDim('rows'), K, Q, D]);
+}
+
+/**
  * {@link blockAttention} whose first block is shared by groups of consecutive rows: `shared`
  * keys/values are [U, K, Q, D], one per group, and rows b = u·G … u·G + G − 1 (G = B / U, the
  * same for every group) attend to group u's block; the other `blocks` are per row, [B, K, S, D].
  * Each group's queries are stacked so that one product per group and key/value head reads the
  * shared block (instead of every row reading its own copy of it): the GRPO decode, where the K
  * samples of a prompt continue the same prompt cache. `bias` [B, 1, T, Q + S₁ + …] covers the
- * shared block, then the others, in order. Differentiable: the continuation training graphs use it,
- * and their gradients (per-group key/value gradients summed over the group's rows) match the unshared path.
+ * shared block, then the others, in order. For the few rows of a decode step: passes over whole
+ * sequences (scoring and training continuations) concatenate keys instead ({@link repeatForRows}).
  *
  * @example
  * const out = groupSharedAttention(q, { key: promptK, value: promptV }, [{ key: k, value: v }], bias, { numHeads: 8, numKvHeads: 2, headDim: 64 });

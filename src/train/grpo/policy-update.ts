@@ -39,7 +39,7 @@ export async function applyPolicyUpdate(
     lr: number;
     maxGradNorm: number;
     microBatches: number;
-    scores?: { entropy?: boolean };
+    scores?: { entropy?: boolean; weightedOnly?: boolean };
     promptLengths?: readonly number[];
     completionOnly?: boolean;
     /** The log-probs differentiated are at this temperature (default 1; GRPO: the rollout's). */

@@ -115,7 +115,12 @@ export interface ScoreOptions {
 
 /** Options of {@link TrainablePolicy.backward}. */
 export interface BackwardOptions {
-  scores?: { entropy?: boolean };
+  /**
+   * Return the pass's scores (with entropies when `entropy`). `weightedOnly`: only the entries
+   * with a non-zero log-prob weight are wanted; a backend may leave the others 0 and skip their
+   * LM head (the gradient is the same either way).
+   */
+  scores?: { entropy?: boolean; weightedOnly?: boolean };
   promptLengths?: readonly number[];
   completionOnly?: boolean;
   temperature?: number;

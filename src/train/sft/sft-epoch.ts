@@ -6,6 +6,7 @@ import { sftLogprobWeights, sftLoss } from '../math/policy-loss.js';
 import type { PolicyOptimizer } from '../optim/policy-optimizer.js';
 import type { TokenScores, TrainablePolicy } from '../policy/trainable-policy.js';
 import { applyPolicyUpdate } from '../grpo/policy-update.js';
+import { lengthBuckets, planSharedPrompts } from '../../lm/compute/shared-prompts.js';
 import type { SftSequence } from './oracle-trajectories.js';
 
 /** Metrics of one SFT step. */
@@ -49,23 +50,28 @@ export function sftBatches<S extends { tokens: readonly number[] }>(sequences: r
 }
 
 /**
- * The share of a batch's computed token positions that are padding: each row past the batch's
- * shared prompt is padded to the longest row's length.
+ * The share of a step's computed token positions that are padding, as the ONNX policy runs a
+ * batch: the rows' shared prompt once, the continuations in length passes (`lengthBuckets`: each
+ * row padded to the longest row of its pass), rows without a shared prompt in a pass of their own.
  *
  * @example
  * ```ts
- * paddingShare([[{ tokens: [1, 2, 3, 4], mask: [0, 0, 1, 1] }, { tokens: [1, 2, 5], mask: [0, 0, 1] }]]); // 0.25
+ * paddingShare([[{ tokens: [1, 2, 3, 4], mask: [0, 0, 1, 1] }, { tokens: [1, 2, 5], mask: [0, 0, 1] }]]); // 1/6
  * ```
  */
 export function paddingShare(batches: readonly (readonly Pick<SftSequence, 'tokens' | 'mask'>[])[]): number {
   let padded = 0;
   let computed = 0;
   for (const batch of batches) {
-    const shared = sharedPromptLengths(batch);
-    const rest = batch.map((s, i) => s.tokens.length - shared[i]!);
-    const longest = Math.max(0, ...rest);
-    computed += longest * batch.length;
-    padded += rest.reduce((a, r) => a + longest - r, 0);
+    const tokens = batch.map((s) => s.tokens);
+    const plan = planSharedPrompts(tokens, sharedPromptLengths(batch));
+    const passes = [...(plan.groups.length > 0 ? lengthBuckets(tokens, plan.groups) : []), ...(plan.alone.length > 0 ? [[{ rows: plan.alone, split: 0 }]] : [])];
+    for (const pass of passes) {
+      const rest = pass.flatMap((g) => g.rows.map((b) => tokens[b]!.length - g.split));
+      const longest = Math.max(...rest);
+      computed += longest * rest.length;
+      padded += rest.reduce((a, r) => a + longest - r, 0);
+    }
   }
   return computed > 0 ? padded / computed : 0;
 }
@@ -118,6 +124,7 @@ export async function sftStep(
     const scores = returned ?? (await policy.score(sequences, { promptLengths, completionOnly: true }));
     return sftLoss(batch.map((s, i) => ({ logprobs: scores[i]!.logprobs, mask: s.mask }))).loss;
   };
-  const update = await applyPolicyUpdate(policy, optimizer, sequences, weights, undefined, { loss, scores: {}, promptLengths, completionOnly: true, ...options });
+  // The loss reads only the trained tokens' log-probs: the LM head need not score the rest.
+  const update = await applyPolicyUpdate(policy, optimizer, sequences, weights, undefined, { loss, scores: { weightedOnly: true }, promptLengths, completionOnly: true, ...options });
   return { loss: update.loss, gradNorm: update.gradNorm, tokens: sequences.reduce((a, s) => a + s.length, 0), skippedBecause: update.nonFinite };
 }

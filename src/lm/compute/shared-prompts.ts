@@ -313,10 +313,10 @@ export async function accumulateSharedPrompts(
     for (const past of pasts) {
       const g = post[GRAPH_IO.gradOf(past)]!;
       const [, ...rest] = g.dims;
-      // A per-group graph already summed each group's rows.
-      const summed = perGroup ? (g.data as Float32Array) : sumRows(g.data as Float32Array, suffix.rowGroup, U, rest.reduce((a, d) => a * d, 1));
+      // A per-group graph already summed each group's rows (into the runtime's buffer: copied before summing into it).
+      const summed = perGroup ? Float32Array.from(g.data as Float32Array) : sumRows(g.data as Float32Array, suffix.rowGroup, U, rest.reduce((a, d) => a * d, 1));
       const sum = seedSums.get(past);
-      if (!sum) seedSums.set(past, { dims: [U, ...rest], data: passes.length > 1 || perGroup ? Float32Array.from(summed) : summed });
+      if (!sum) seedSums.set(past, { dims: [U, ...rest], data: summed });
       else summed.forEach((v, i) => (sum.data[i]! += v));
     }
   }

@@ -206,10 +206,11 @@ export async function scoreSharedPrompts(
     { outputs: [...(promptScored ? scored : []), ...presents] },
   );
   const prefixValues = (name: string) => (promptScored ? (pre[name]!.data as Float32Array) : undefined);
+  const weightFeeds = await engine.weightFeeds(suffixGraph.built, options);
   for (const bucket of lengthBuckets(sequences, groups)) {
     const suffix = suffixBatch(engine, rope, sequences, bucket, prefix, options.temperature);
     const post = await suffixGraph.session.run(
-      { ...suffix.feeds, ...pastFeeds(pre, numLayers, perGroup ? undefined : suffix.rowGroup), ...(await engine.weightFeeds(suffixGraph.built, options)) },
+      { ...suffix.feeds, ...pastFeeds(pre, numLayers, perGroup ? undefined : suffix.rowGroup), ...weightFeeds },
       { outputs: scored },
     );
     assemble(sequences, { ...prefix, values: prefixValues(GRAPH_IO.logprobs) }, { ...suffix, values: post[GRAPH_IO.logprobs]!.data as Float32Array }, into.logprobs);

@@ -122,7 +122,7 @@ describe('QueryPool lanes', () => {
   });
 
   it('sizes the ceiling from the machine by default and retires the extra processes when idle', async () => {
-    const pool = new QueryPool({ size: 1 });
+    const pool = new QueryPool({ size: 1, retireAfterMs: 50 });
     try {
       expect(pool.spare).toBe(1);
       expect(pool.maxProcesses).toBe(Math.max(1, 2 * availableParallelism()) + 1);
@@ -134,6 +134,47 @@ describe('QueryPool lanes', () => {
       // Back to `size` once the extra processes idle past their grace period.
       await until(() => pool.pids.length === 1);
       expect((await pool.run(dbPath, 'SELECT 2')).rows).toEqual([[2]]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('keeps the extra processes through the quiet gaps between the bursts of queries', async () => {
+    // A rollout's turn: one query per episode at once, then seconds of generation. With a grace
+    // period shorter than that gap, every burst started its extra processes again (≈ 0.3 s of
+    // CPU each, more than the queries).
+    const pool = new QueryPool({ size: 1, spare: 1, maxProcesses: 4 });
+    const lanes = Array.from({ length: 4 }, () => pool.lane());
+    const burst = () => Promise.all(lanes.map((lane, i) => lane.run(dbPath, `SELECT ${i}`)));
+    try {
+      expect(pool.retireAfterMs).toBe(30_000);
+      await burst();
+      await until(() => pool.pids.length === 4);
+      const started = pool.processesStarted;
+      for (let turn = 0; turn < 2; turn++) {
+        await new Promise((r) => setTimeout(r, 1_200));
+        await burst();
+      }
+      expect(pool.processesStarted).toBe(started);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('retires an extra process once it has been idle for retireAfterMs, never a busy one', async () => {
+    const pool = new QueryPool({ size: 1, spare: 0, maxProcesses: 3, retireAfterMs: 300, limits: LONG });
+    const runawayLanes = [pool.lane(), pool.lane()];
+    try {
+      const long = runawayLanes.map((lane) => track(lane.run(dbPath, RUNAWAY)));
+      await until(() => pool.running === 2);
+      expect((await pool.lane().run(dbPath, 'SELECT 1')).rows).toEqual([[1]]);
+      expect(pool.pids).toHaveLength(3);
+      // The runaways keep two processes busy: the third, idle, is extra and retires.
+      await until(() => pool.pids.length === 2);
+      expect(pool.running).toBe(2);
+      expect(long.some((l) => l.settled())).toBe(false);
+      runawayLanes.forEach((lane) => lane.cancel());
+      await Promise.all(long.map((l) => l.promise.catch(() => undefined)));
     } finally {
       await pool.close();
     }
@@ -161,5 +202,6 @@ describe('QueryPool lanes', () => {
   it('refuses bad sizes', () => {
     expect(() => new QueryPool({ size: 2, maxProcesses: 1 })).toThrow(RangeError);
     expect(() => new QueryPool({ size: 1, spare: -1 })).toThrow(RangeError);
+    expect(() => new QueryPool({ size: 1, retireAfterMs: -1 })).toThrow(RangeError);
   });
 });

@@ -15,9 +15,17 @@ export interface QueryPoolOptions {
   /**
    * Idle processes kept ready beyond the busy ones (default 1), so a query never waits for a
    * process to start while others run long queries. The pool grows to `busy + spare` (at most
-   * `maxProcesses`) and retires the extra processes after a second without work.
+   * `maxProcesses`) and retires an extra process once it has been idle for `retireAfterMs`.
    */
   spare?: number;
+  /**
+   * How long an extra process (beyond `size` and the spare) may sit idle before it is stopped
+   * (default 30 s). Starting a query process costs ≈ 0.3 s of CPU, far more than the short
+   * queries it runs: a rollout sends a burst of queries (one per episode) every turn, seconds
+   * apart while the model generates, and a grace period shorter than that gap started the
+   * burst's processes again every turn (docs/sql-sandbox.md, "The pool").
+   */
+  retireAfterMs?: number;
   /**
    * Most processes alive at once (default: twice the machine's cores, `os.availableParallelism()`,
    * plus `spare`, and at least `size + spare`). Long queries of many sessions at once use up to
@@ -52,8 +60,6 @@ const SCREEN_MEMO_MAX_CHARS = 2_000;
 /** A process that exits this many times in a row before becoming ready marks the pool broken. */
 const MAX_STARTUP_FAILURES = 3;
 const MEMORY_POLL_MS = 100;
-/** An extra process (beyond `size` and the spare) idle this long is stopped. */
-const RETIRE_AFTER_MS = 1_000;
 
 /**
  * A pool of pre-started child processes that run read-only queries with a hard timeout.
@@ -94,13 +100,18 @@ export class QueryPool {
   readonly maxProcesses: number;
   /** Milliseconds after which a running query's process is lowered in CPU priority (0: never). */
   readonly lowPriorityAfterMs: number;
+  /** Milliseconds an extra process may sit idle before it is stopped. */
+  readonly retireAfterMs: number;
   /** The pool's default limits. */
   readonly limits: Readonly<QueryLimits>;
   private readonly script: string;
   private readonly serialization: IpcSerialization;
   private readonly memoryLimitBytes: number;
   private readonly processes = new Set<QueryProcess>();
+  /** Ready processes without a query, least recently used first. */
   private readonly idle: QueryProcess[] = [];
+  /** When each idle process last finished a query (or became ready), `performance.now()` ms. */
+  private readonly idleSince = new Map<QueryProcess, number>();
   private readonly busy = new Map<QueryProcess, QueryJob>();
   private readonly scheduler: LaneScheduler = {
     submit: (lane, dbPath, sql, limits) => this.submit(lane, dbPath, sql, limits),
@@ -137,6 +148,8 @@ export class QueryPool {
     }
     this.lowPriorityAfterMs = options.lowPriorityAfterMs ?? 250;
     if (!(this.lowPriorityAfterMs >= 0)) throw new RangeError(`QueryPool lowPriorityAfterMs must be ≥ 0, got ${this.lowPriorityAfterMs}`);
+    this.retireAfterMs = options.retireAfterMs ?? 30_000;
+    if (!(this.retireAfterMs >= 0)) throw new RangeError(`QueryPool retireAfterMs must be ≥ 0, got ${this.retireAfterMs}`);
     this.limits = Object.freeze(resolveQueryLimits(options.limits, DEFAULT_QUERY_LIMITS));
     this.serialization = options.serialization ?? 'msgpack';
     this.memoryLimitBytes = options.memoryLimitBytes ?? 1024 ** 3;
@@ -257,6 +270,7 @@ export class QueryPool {
       await Promise.all(exits);
       this.processes.clear();
       this.idle.length = 0;
+      this.idleSince.clear();
     })();
     return this.holdOpenUntil(this.closing);
   }
@@ -268,7 +282,7 @@ export class QueryPool {
     void proc.ready.then((ok) => {
       if (!ok || this.closing) return;
       this.startupFailures = 0;
-      this.idle.push(proc);
+      this.makeIdle(proc);
       this.pump();
     });
     void proc.exited.then(({ code, signal }) => this.onExit(proc, code, signal));
@@ -278,6 +292,7 @@ export class QueryPool {
     this.processes.delete(proc);
     const idleAt = this.idle.indexOf(proc);
     if (idleAt !== -1) this.idle.splice(idleAt, 1);
+    this.idleSince.delete(proc);
     const job = this.busy.get(proc);
     this.busy.delete(proc);
     if (job && job.settle?.() !== false && !job.retried && !this.closing) {
@@ -319,6 +334,7 @@ export class QueryPool {
       // compiled code) are warm. Handing queries round the processes in turn measured 1.5–2×
       // slower on the sql-env bench: each process found its caches cold.
       const proc = this.idle.pop()!;
+      this.idleSince.delete(proc);
       if (!proc.alive) continue;
       const job = lane.queued.shift()!;
       // The lane served goes to the back of the turn order.
@@ -349,7 +365,7 @@ export class QueryPool {
 
   /**
    * Start processes until `spare` stand ready beyond the busy ones and the runnable queued
-   * queries (at most `maxProcesses`); retire extra idle ones after a quiet second.
+   * queries (at most `maxProcesses`); extra ones retire once idle for `retireAfterMs`.
    */
   private resize(): void {
     if (this.closing || this.brokenReason) return;
@@ -358,25 +374,42 @@ export class QueryPool {
     for (const lane of this.waiting) runnable += Math.min(lane.queued.length, Math.max(0, share - lane.running.size));
     const wanted = Math.min(this.maxProcesses, Math.max(this.size, this.busy.size + runnable + this.spare));
     while (this.processes.size < wanted) this.startProcess();
-    if (this.processes.size > wanted && this.idle.length > 0 && !this.retireTimer) {
-      this.retireTimer = setTimeout(() => {
-        this.retireTimer = undefined;
-        this.retireIdle();
-      }, RETIRE_AFTER_MS);
-      this.retireTimer.unref();
-    }
+    if (this.processes.size > wanted && this.idle.length > 0) this.scheduleRetirement(this.retireAfterMs);
   }
 
+  private scheduleRetirement(delayMs: number): void {
+    if (this.retireTimer) return;
+    this.retireTimer = setTimeout(() => {
+      this.retireTimer = undefined;
+      this.retireIdle();
+    }, delayMs);
+    this.retireTimer.unref();
+  }
+
+  /** Stop extra processes idle for `retireAfterMs`, least recently used first; check again when the next one would be. */
   private retireIdle(): void {
     if (this.closing) return;
     const keep = Math.max(this.size, this.busy.size + this.spare);
+    const now = performance.now();
     while (this.processes.size > keep && this.idle.length > 0) {
       // The least recently used (the front: processes are taken from the back).
-      const proc = this.idle.shift()!;
+      const proc = this.idle[0]!;
+      const idleFor = now - (this.idleSince.get(proc) ?? now);
+      if (idleFor < this.retireAfterMs) {
+        this.scheduleRetirement(this.retireAfterMs - idleFor);
+        return;
+      }
+      this.idle.shift();
+      this.idleSince.delete(proc);
       // Removed first, so its exit starts no replacement.
       this.processes.delete(proc);
       proc.kill();
     }
+  }
+
+  private makeIdle(proc: QueryProcess): void {
+    this.idle.push(proc);
+    this.idleSince.set(proc, performance.now());
   }
 
   /** Reject a lane's queued queries and kill its running ones (their processes are replaced). */
@@ -438,7 +471,7 @@ export class QueryPool {
         this.processes.delete(proc);
         proc.kill();
       } else {
-        this.idle.push(proc);
+        this.makeIdle(proc);
       }
       this.pump();
     };

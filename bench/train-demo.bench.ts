@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DemoResult } from '../examples/grpo-sql/demo.js';
 import { ALARM_EVENT_PREFIX } from '../src/train/diagnostics/alarms.js';
+import { pairedChange } from '../src/train/eval/paired-change.js';
 import { mdTable, type BenchSection } from './harness.js';
 
 /** Seeds 0–4, or those of `TRAIN_DEMO_SEEDS` (e.g. `TRAIN_DEMO_SEEDS=0,1,2` for a shorter check). */
@@ -168,7 +169,14 @@ export default async function bench(): Promise<BenchSection> {
     rows.push(['oracle (upper bound)', ...splits.map((s) => `${((oracle.bySplit[s]?.success ?? 0) * 100).toFixed(1)}%`), ...(k > 1 ? splits.map(() => '—') : []), ...splits.map((s) => (oracle.bySplit[s]?.meanReturn ?? 0).toFixed(3))]);
   }
   const pts = (r: DemoResult, s: string) => ((r.summary.evaluations['final']?.[s]?.success ?? 0) - (r.summary.evaluations['sft']?.[s]?.success ?? 0)) * 100;
-  const deltas = results.map((r, i) => `seed ${SEEDS[i]}: ${splits.map((s) => `${s} ${pts(r, s) >= 0 ? '+' : ''}${pts(r, s).toFixed(1)}`).join(', ')}`);
+  /** Questions gained and lost, and the exact McNemar p-value, where both evaluations recorded per-question results. */
+  const paired = (r: DemoResult, s: string) => {
+    const [before, after] = [r.summary.evaluations['sft']?.[s]?.correct, r.summary.evaluations['final']?.[s]?.correct];
+    if (!before || !after || before.length !== after.length) return '';
+    const c = pairedChange(before, after);
+    return ` (${c.gained} gained, ${c.lost} lost, p = ${c.pValue.toPrecision(2)})`;
+  };
+  const deltas = results.map((r, i) => `seed ${SEEDS[i]}: ${splits.map((s) => `${s} ${pts(r, s) >= 0 ? '+' : ''}${pts(r, s).toFixed(1)}${paired(r, s)}`).join(', ')}`);
   const formatAfter = results.map((r) => r.summary.formatCheck.after?.share ?? 0);
   // A seed left over when the seeds do not divide into the parallel batches ran alone.
   const walls = results.map((r, i) => `${(r.summary.wallSeconds / 60).toFixed(1)} min${parallel > 1 && SEEDS.length % parallel !== 0 && i >= SEEDS.length - (SEEDS.length % parallel) ? ' (alone)' : ''}`);
@@ -181,7 +189,7 @@ export default async function bench(): Promise<BenchSection> {
       '',
       mdTable(['policy', ...splits.map((s) => `${s} greedy`), ...(k > 1 ? splits.map((s) => `${s} pass@${k}`) : []), ...splits.map((s) => `${s} mean return`)], rows),
       '',
-      `Held-out success change from SFT to SFT + GRPO, in points: ${deltas.join('; ')}; ` +
+      `Held-out success change from SFT to SFT + GRPO, in points (with the questions gained and lost and the exact McNemar test's p-value on them): ${deltas.join('; ')}; ` +
         `mean ± sample std over seeds: ${splits.map((s) => `${s} ${signedStats(results.map((r) => pts(r, s)))}`).join(', ')}.`,
       '',
       ...foundLine(results, splits),

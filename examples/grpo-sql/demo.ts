@@ -33,6 +33,7 @@ import { estimateTrainingMemory, formatBytes } from '../../src/train/diagnostics
 import { formatDuration } from '../../src/train/metrics/progress-line.js';
 import { answersWithSql, createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
 import { runTraining, type SplitSuccess, type TrainingSummary } from '../../src/train/training-run.js';
+import { pairedChange, type PairedChange } from '../../src/train/eval/paired-change.js';
 import { runWhenExecuted } from '../run-when-executed.js';
 
 const USAGE = `usage: npm run demo -- [--quick] [--config FILE] [--model DIR] [--device cpu|cuda|webgpu]
@@ -103,27 +104,51 @@ export function table(rows: readonly ResultRow[], splits: readonly string[], k =
   return [fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n');
 }
 
+/** A change beyond chance: the exact McNemar test's p-value under 0.05 divided among the splits compared (Bonferroni). */
+const SIGNIFICANCE = 0.05;
+
 /**
- * The verdict line: GRPO's greedy success per split and its change from SFT. A split is compared only where both
- * evaluations played the same number of its questions (a run resumed with another `eval.episodes` evaluated others);
- * the rest are named, not counted. Exported for tests.
+ * The verdict line: GRPO's greedy success per split and its change from SFT, in points and in questions gained and
+ * lost. The conclusion rests on the exact McNemar test of each split's paired questions, not on the sign of the
+ * change: one question in a hundred moves with the update's float rounding alone. A split is compared only where
+ * both evaluations played the same number of its questions (a run resumed with another `eval.episodes` evaluated
+ * others); the rest are named, not counted. Exported for tests.
  */
 export function verdict(summary: TrainingSummary, splits: readonly string[]): string {
   const sft = summary.evaluations['sft'];
   const final = summary.evaluations['final'];
   if (!sft || !final) return 'No SFT-vs-GRPO comparison in this mode.';
-  const changes = splits.map((s): { text: string; d?: number } => {
+  const changes = splits.map((s): { split: string; text: string; d?: number; paired?: PairedChange } => {
     const [before, after] = [sft[s], final[s]];
-    if (!before || !after) return { text: `${s} not evaluated ${before ? 'after GRPO' : 'after SFT'}` };
-    if (before.episodes !== after.episodes) return { text: `${s} not comparable (${before.episodes} questions after SFT, ${after.episodes} after GRPO)` };
+    if (!before || !after) return { split: s, text: `${s} not evaluated ${before ? 'after GRPO' : 'after SFT'}` };
+    if (before.episodes !== after.episodes) return { split: s, text: `${s} not comparable (${before.episodes} questions after SFT, ${after.episodes} after GRPO)` };
     const d = (after.success - before.success) * 100;
-    return { text: `${s} ${d >= 0 ? '+' : ''}${d.toFixed(1)} pts`, d };
+    const points = `${s} ${d >= 0 ? '+' : ''}${d.toFixed(1)} pts`;
+    if (!before.correct || !after.correct) return { split: s, text: points, d };
+    const paired = pairedChange(before.correct, after.correct);
+    return { split: s, text: `${points} (${paired.gained} gained, ${paired.lost} lost)`, d, paired };
   });
-  const compared = changes.flatMap((c) => (c.d === undefined ? [] : [c.d]));
-  const mean = compared.reduce((a, b) => a + b, 0) / Math.max(1, compared.length);
-  const conclusion = compared.length === 0
-    ? ' — no split was evaluated on the same questions after SFT and after GRPO.'
-    : mean > 0 ? ' — GRPO improved on the SFT checkpoint.' : ' — GRPO did NOT improve on the SFT checkpoint in this run (see the dashboard and docs/train.md).';
+  const compared = changes.filter((c) => c.d !== undefined);
+  const tested = changes.filter((c): c is typeof c & { paired: PairedChange } => c.paired !== undefined);
+  let conclusion: string;
+  if (compared.length === 0) {
+    conclusion = ' — no split was evaluated on the same questions after SFT and after GRPO.';
+  } else if (tested.length < compared.length) {
+    // A run whose evaluations predate per-question results: only the points are known.
+    const mean = compared.reduce((a, c) => a + c.d!, 0) / compared.length;
+    conclusion = ` — mean ${mean >= 0 ? '+' : ''}${mean.toFixed(1)} pts; this run's evaluations did not record per-question results, so there is no significance test.`;
+  } else {
+    const alpha = SIGNIFICANCE / tested.length;
+    const beyond = tested.filter((c) => c.paired.pValue < alpha);
+    const better = beyond.filter((c) => c.paired.gained > c.paired.lost);
+    const worse = beyond.filter((c) => c.paired.lost > c.paired.gained);
+    const named = (cs: typeof tested) => cs.map((c) => `${c.split} (p = ${c.paired.pValue.toPrecision(2)})`).join(', ');
+    const test = `exact McNemar test on the same questions, p < ${alpha.toPrecision(2)} per split`;
+    conclusion = better.length > 0 && worse.length > 0 ? ` — mixed: GRPO did better than SFT on ${named(better)} and worse on ${named(worse)} beyond chance (${test}).`
+      : better.length > 0 ? ` — GRPO improved on the SFT checkpoint beyond chance on ${named(better)} (${test}).`
+      : worse.length > 0 ? ` — GRPO did worse than the SFT checkpoint beyond chance on ${named(worse)} (${test}).`
+      : ` — no split changed beyond chance (${test}): GRPO did NOT measurably improve on the SFT checkpoint in this run (see the dashboard and docs/train.md).`;
+  }
   return `GRPO's greedy held-out success: ${splits.map((s) => `${s} ${final[s] ? pct(final[s].success) : '—'}`).join(', ')}\n` +
     `Change from SFT to GRPO: ${changes.map((c) => c.text).join(', ')}${conclusion}`;
 }

@@ -41,6 +41,7 @@ export { assignCredit, type EpisodeCredit, type ScoredEpisode } from './grpo/cre
 export { grpoUpdate, completionTokenBudget, type GrpoUpdateResult } from './grpo/grpo-update.js';
 export { sftStep, type SftStepResult } from './sft/sft-epoch.js';
 export { evaluatePolicy, type EvaluationResult } from './eval/evaluate-policy.js';
+export { pairedChange, mcnemarExactP, type PairedChange } from './eval/paired-change.js';
 
 // The math: advantages, losses, KL — pure functions with their exact derivatives.
 export {

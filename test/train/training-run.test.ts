@@ -142,6 +142,11 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
     // with no GRPO in between, scores the same.
     expect(played['validation']).toBe(values.length * episodes + episodes);
     expect(summary.evaluations['final']!['validation']!.success).toBe(summary.evaluations['sft']!['validation']!.success);
+    // Per-question results, for the verdict's paired test: the same questions in order, the same answers.
+    const correct = summary.evaluations['sft']!['validation']!.correct!;
+    expect(correct).toHaveLength(episodes);
+    expect(correct.filter(Boolean).length / episodes).toBeCloseTo(summary.evaluations['sft']!['validation']!.success, 12);
+    expect(summary.evaluations['final']!['validation']!.correct).toEqual(correct);
     // It stopped long before 30 epochs: one epoch without a rise after the best one.
     expect(values.length).toBeGreaterThanOrEqual(2);
     expect(values.length).toBeLessThan(30);

@@ -54,7 +54,7 @@ export async function evaluateSplits<Obs>(
     const known = played.get(split);
     const r = known?.episodes.length === episodes ? known : await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.evaluationRng(`${label}/${step}/${split}/greedy`));
     const outcomes = outcomesOf(r.metrics);
-    out[split] = { success: r.success, meanReturn: r.meanReturn, episodes, ...(Object.keys(outcomes).length ? { outcomes } : {}) };
+    out[split] = { success: r.success, meanReturn: r.meanReturn, episodes, correct: r.episodes.map((e) => e.correct), ...(Object.keys(outcomes).length ? { outcomes } : {}) };
     const k = cfg.eval.samples;
     const record: Record<string, unknown> = { kind: 'eval', step, label, split, episodes, success: r.success, mean_return: r.meanReturn, ...pickEval(r.metrics) };
     if (sampled && k > 1) {

@@ -29,6 +29,11 @@ export interface SplitResult {
   success: number;
   meanReturn: number;
   episodes: number;
+  /**
+   * Greedy result per question, in the split's order (the first `episodes` questions), so two
+   * evaluations of the same questions can be paired (`pairedChange`). Absent in runs from before it.
+   */
+  correct?: boolean[];
   /** Greedy share of episodes for which each of the task's outcomes is true (`outcomes/<name>`; SQLEnv: `found_gold_result`). */
   outcomes?: Record<string, number>;
   /**

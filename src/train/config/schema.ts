@@ -162,7 +162,7 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
     model: obj('The policy model.', {
       path: str("'tiny' builds a randomly initialised tiny model (shape: model.tiny); 'tiny-sql' loads the bundled pre-trained tiny base (models/tiny-sql, `npm run model:pretrain`); otherwise a Hugging Face model directory (config.json, safetensors, tokenizer).", 'tiny'),
       device: oneOf('Execution provider for onnxruntime.', ['cpu', 'cuda', 'webgpu'], 'cpu'),
-      threads: int('CPU threads per op of the scoring and gradient graphs (SFT steps, GRPO updates, log-probs); generation always runs one. A seed reproduces its run bit for bit at a given count; another count may change the last bits of some sums, and so the run.', 1, 1),
+      threads: int('CPU threads per op of the scoring and gradient graphs (SFT steps, GRPO updates, log-probs); generation always runs one, and so do the shared-prompt graphs of a small model (hidden size ≤ 256: one prompt row is too little work to split). A seed reproduces its run bit for bit at a given count; another count may change the last bits of some sums, and so the run.', 1, 1),
       lora: obj('LoRA adapters (used for real models; the tiny model trains all weights when rank is 0).', {
         rank: int('Adapter rank r; 0 trains the full weights.', 0),
         alpha: num('Adapter scale numerator (effective scale alpha / rank).', 16, { minimum: 0 }),

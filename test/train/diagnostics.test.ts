@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectedDeadGroupRate, smallGroupWarning } from '../../src/train/diagnostics/dead-groups.js';
-import { AlarmMonitor, type AlarmStepInput } from '../../src/train/diagnostics/alarms.js';
+import { AlarmMonitor, alarmInputOf, type AlarmStepInput } from '../../src/train/diagnostics/alarms.js';
 import { nonFiniteEntries } from '../../src/train/diagnostics/finite-guard.js';
 import { learningRateAt } from '../../src/train/optim/lr-schedule.js';
 
@@ -26,7 +26,7 @@ describe('smallGroupWarning', () => {
 });
 
 describe('AlarmMonitor', () => {
-  const quiet: Omit<AlarmStepInput, 'step'> = { rewardMean: 0.3, fracRewardZeroStd: 0, fracIdenticalGroups: 0, groups: 8, toolErrorRate: 0, kl: 0.01 };
+  const quiet: Omit<AlarmStepInput, 'step'> = { rewardMean: 0.3, fracRewardZeroStd: 0, fracIdenticalGroups: 0, groups: 8, malformedCallRate: 0, kl: 0.01 };
 
   it('raises reward_flat after N flat steps, not before', () => {
     const m = new AlarmMonitor({ rewardFlatSteps: 5 });
@@ -67,10 +67,18 @@ describe('AlarmMonitor', () => {
     expect(new AlarmMonitor({ alarmGroups: 1 }).observe({ ...two, step: 1, fracRewardZeroStd: 1 }).map((a) => a.kind)).toEqual(['zero_std_high']);
   });
 
-  it('flags a rising tool-error rate', () => {
+  it('flags a rising share of malformed tool calls', () => {
     const m = new AlarmMonitor({ toolErrorWindow: 3 });
-    const out = [0, 0, 0, 0.5, 0.6, 0.7].flatMap((rate, i) => m.observe({ ...quiet, step: i + 1, toolErrorRate: rate, rewardMean: i }));
+    const out = [0, 0, 0, 0.5, 0.6, 0.7].flatMap((rate, i) => m.observe({ ...quiet, step: i + 1, malformedCallRate: rate, rewardMean: i }));
     expect(out.map((a) => a.kind)).toEqual(['tool_errors_rising']);
+    expect(out[0]!.message).toMatch(/malformed tool calls rose from 0% to 60%/);
+  });
+
+  it('reads a step\'s malformed calls, not its failed queries (a 90-step run on unseen databases: failed calls 64% → 84%, parse errors flat)', () => {
+    const m = new AlarmMonitor({ toolErrorWindow: 3 });
+    const steps = [0.64, 0.62, 0.66, 0.8, 0.84, 0.88].map((failed, i) => ({ reward: 0.1 * i, 'tools/failure_frequency': failed, 'tools/malformed_frequency': 0.03 }));
+    expect(steps.flatMap((metrics, i) => m.observe(alarmInputOf(i + 1, metrics, 2)))).toEqual([]);
+    expect(alarmInputOf(7, { 'tools/malformed_frequency': 0.25, kl: 0.1 }, 2)).toMatchObject({ step: 7, malformedCallRate: 0.25, kl: 0.1, groups: 2 });
   });
 
   it('does not repeat the same alarm every step', () => {

@@ -152,6 +152,21 @@ describe('rolloutEpisodes on SQLEnv', () => {
     expect(ep!.correct).toBe(true);
   });
 
+  it('tells a malformed call from a well-formed query that failed, and only the former counts as malformed', async () => {
+    const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool });
+    const policy = new ScriptedPolicy([
+      call('query', { sql: 'SELECT nosuchcolumn FROM singer' }), // well formed; the database refuses it
+      call('describe', {}), // malformed: table_name is missing
+      call('answer', { value: '6' }),
+    ]);
+    const [ep] = await rolloutEpisodes(policy, task, [{ env, spec: task.episodeSpec!(0, 'train'), group: 0 }], { ...options, maxTurns: 3, maxTotalTokens: 100000 }, new Rng(0));
+    await env.close();
+    expect(ep!.turns.map((t) => [t.errorType, t.malformedCall])).toEqual([['sql_error', false], ['missing_argument', true], [undefined, false]]);
+    const m = episodeMetrics([ep!], [0]);
+    expect(m['tools/failure_frequency']).toBeCloseTo(2 / 3, 12);
+    expect(m['tools/malformed_frequency']).toBeCloseTo(1 / 3, 12); // what tool_errors_rising watches
+  });
+
   it('an answer planned inside <think> is not submitted', async () => {
     const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool });
     const policy = new ScriptedPolicy([`<think>${call('answer', { value: '6' })}</think>`, call('describe', { table_name: 'singer' })]);

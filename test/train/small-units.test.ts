@@ -6,6 +6,7 @@ import { parseMetrics } from '../../src/train/metrics/metrics-log.js';
 import { actionToAssistantText } from '../../src/train/sft/oracle-trajectories.js';
 import { compactSystemPrompt, compactTool } from '../../envs/sql/training/sql-task.js';
 import { run as trainCli } from '../../src/cli/train.js';
+import { isMalformedCall } from '../../src/train/rollout/rollout-task.js';
 
 const tools = [
   { name: 'describe', description: 'd', parameters: { type: 'object', properties: { table_name: { type: 'string' } }, required: ['table_name'] } },
@@ -33,6 +34,19 @@ describe('checkToolCallFormat reads turns as the rollout does', () => {
     const call = '<tool_call>{"name":"describe","arguments":{"table_name":"t"}}</tool_call>';
     const r = checkToolCallFormat([`<think>first ${call}</think>no call`, `<think>plan</think>${call}`], tools);
     expect(r).toMatchObject({ turns: 2, calls: 1, exact: 1, turnsWithoutCall: 1 });
+  });
+});
+
+describe('isMalformedCall', () => {
+  it("counts the task's malformed-call errors, and without a list only failed turns with no parsable call", () => {
+    const sql = { malformedCallErrors: ['parse_error', 'missing_argument'] };
+    expect(isMalformedCall(sql, true, 'missing_argument')).toBe(true);
+    expect(isMalformedCall(sql, true, 'sql_error')).toBe(false);
+    expect(isMalformedCall(sql, false, 'parse_error')).toBe(true);
+    expect(isMalformedCall(sql, true, undefined)).toBe(false);
+    expect(isMalformedCall({}, false, 'bad_action')).toBe(true);
+    expect(isMalformedCall({}, true, 'bad_action')).toBe(false);
+    expect(isMalformedCall({}, false, null)).toBe(false); // the step succeeded (the env repaired the text)
   });
 });
 

@@ -42,6 +42,19 @@ export const SQL_ERROR_TYPES: readonly SqlErrorType[] = [
   'episode_over',
 ];
 
+/**
+ * The error types that mean the call itself was malformed (not JSON, no such tool, an argument
+ * missing or of the wrong type). The rest are well-formed calls the database could not carry out,
+ * which an agent meets on every unknown schema; a trainer tells the two apart to see drift off the
+ * tool format.
+ *
+ * @example
+ * ```ts
+ * SQL_MALFORMED_CALL_ERRORS.includes('sql_error'); // false
+ * ```
+ */
+export const SQL_MALFORMED_CALL_ERRORS: readonly SqlErrorType[] = ['parse_error', 'unknown_tool', 'missing_argument', 'invalid_argument'];
+
 /** A typed action error: what went wrong, in words that show the correct call. */
 export interface SqlActionError {
   type: SqlErrorType;

@@ -8,6 +8,7 @@ import type { Info } from '../../../src/gym/env.js';
 import { renderObservation } from '../observation/render-observation.js';
 import type { SqlObservation } from '../observation/sql-observation.js';
 import { SQL_TOOLS } from '../tools/registry.js';
+import { SQL_MALFORMED_CALL_ERRORS, type SqlErrorType } from '../actions/action-types.js';
 import { sqlDecodingGuide } from './sql-decoding-guide.js';
 
 /** A tool as a chat template shows it to the model. */
@@ -45,6 +46,8 @@ export interface SqlRolloutTask {
    */
   /** Guided decoding: copies from the conversation favoured in literals, numbers and table names ({@link sqlDecodingGuide}). */
   decodingGuide: typeof sqlDecodingGuide;
+  /** The error types of a malformed call ({@link SQL_MALFORMED_CALL_ERRORS}); a failed query is not one. */
+  malformedCallErrors: readonly SqlErrorType[];
   outcomes(info: Info): {
     found_gold_result: boolean;
     answer_repeats_query: boolean;
@@ -115,6 +118,7 @@ export function sqlRolloutTask(questionIds: (split: string) => readonly string[]
     renderStepResult: (obs) => renderSqlStepResult(obs),
     questionOf: (obs) => obs.question,
     decodingGuide: sqlDecodingGuide,
+    malformedCallErrors: SQL_MALFORMED_CALL_ERRORS,
     episodeSpec: (index, split) => {
       const ids = questionIds(split);
       return { seed: index, options: { questionId: ids[index % ids.length]! } };

@@ -35,9 +35,9 @@ export interface AlarmThresholds {
    * steps until they hold this many groups. 1: judge every step alone.
    */
   alarmGroups: number;
-  /** Window (steps) for the tool-error trend (default 10). */
+  /** Window (steps) for the malformed-call trend (default 10). */
   toolErrorWindow: number;
-  /** Rise of the tool-error rate (recent window mean minus previous window mean) that alarms (default 0.2). */
+  /** Rise of the malformed-call rate (recent window mean minus previous window mean) that alarms (default 0.2). */
   toolErrorRise: number;
   /** KL above this raises `kl_exploding` (default 1.0)… */
   klMax: number;
@@ -54,9 +54,34 @@ export interface AlarmStepInput {
   fracIdenticalGroups: number;
   /** Groups this step sampled (the shares above are of these). */
   groups: number;
-  /** Failed tool calls / all tool calls this step. */
-  toolErrorRate: number;
+  /**
+   * Malformed tool calls / all tool calls this step (`tools/malformed_frequency`). Calls that were
+   * well formed but failed (a query with an unknown column) are left out: how many of those a step
+   * has depends on which questions it drew, and on unseen databases their share swings by 20 points
+   * between 10-step windows of a healthy run.
+   */
+  malformedCallRate: number;
   kl: number;
+}
+
+/**
+ * The monitor's input from a GRPO step's metrics record (the names of metric-fields.ts).
+ *
+ * @example
+ * ```ts
+ * monitor.observe(alarmInputOf(step, metrics, config.rollout.questionsPerStep));
+ * ```
+ */
+export function alarmInputOf(step: number, metrics: Readonly<Record<string, number>>, groups: number): AlarmStepInput {
+  return {
+    step,
+    rewardMean: metrics['reward'] ?? 0,
+    fracRewardZeroStd: metrics['frac_reward_zero_std'] ?? 0,
+    fracIdenticalGroups: metrics['frac_identical_groups'] ?? 0,
+    groups,
+    malformedCallRate: metrics['tools/malformed_frequency'] ?? 0,
+    kl: metrics['kl'] ?? 0,
+  };
 }
 
 const DEFAULTS: AlarmThresholds = {
@@ -78,7 +103,7 @@ const DEFAULTS: AlarmThresholds = {
  * @example
  * ```ts
  * const monitor = new AlarmMonitor({ zeroStdFraction: 0.5 });
- * monitor.observe({ step: 1, rewardMean: 0, fracRewardZeroStd: 0.9, fracIdenticalGroups: 0, groups: 8, toolErrorRate: 0, kl: 0 });
+ * monitor.observe({ step: 1, rewardMean: 0, fracRewardZeroStd: 0.9, fracIdenticalGroups: 0, groups: 8, malformedCallRate: 0, kl: 0 });
  * // → [{ kind: 'zero_std_high', step: 1, message: '…' }]
  * ```
  */
@@ -124,15 +149,15 @@ export class AlarmMonitor {
       raise('identical_completions', `${(pooled.identical * 100).toFixed(0)}% of the last ${pooled.groups} groups sampled K identical completions: ` +
         'the policy has collapsed to one output. Raise the temperature, add an entropy bonus or KL penalty, or lower the learning rate.');
     }
-    this.toolErrors.push(input.toolErrorRate);
+    this.toolErrors.push(input.malformedCallRate);
     const w = th.toolErrorWindow;
     if (this.toolErrors.length > 2 * w) this.toolErrors.shift();
     if (this.toolErrors.length === 2 * w) {
       const before = this.toolErrors.slice(0, w).reduce((a, b) => a + b, 0) / w;
       const recent = this.toolErrors.slice(w).reduce((a, b) => a + b, 0) / w;
       if (recent - before > th.toolErrorRise) {
-        raise('tool_errors_rising', `tool-call error rate rose from ${(before * 100).toFixed(0)}% to ${(recent * 100).toFixed(0)}% ` +
-          'over the last steps: the policy is drifting off the tool format. See tool_errors/* in the metrics; add a KL penalty (beta) or lower the learning rate.');
+        raise('tool_errors_rising', `the share of malformed tool calls rose from ${(before * 100).toFixed(0)}% to ${(recent * 100).toFixed(0)}% ` +
+          'over the last steps: the policy is drifting off the tool format. See tools/malformed_frequency and tool_errors/* in the metrics; add a KL penalty (beta) or lower the learning rate.');
       }
     }
     const prev = this.previousKl;

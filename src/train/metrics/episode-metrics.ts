@@ -7,7 +7,7 @@ import { completionText, type Episode } from '../rollout/episode.js';
 
 /**
  * Reward, success, the task's outcomes (share of episodes where each is true), reward components (mean and std), per-turn rewards, completion lengths, tool-call
- * frequency, failures by error type and repairs by kind for a set of episodes.
+ * frequency, failures (all, malformed calls, by error type) and repairs by kind for a set of episodes.
  *
  * @example
  * ```ts
@@ -30,7 +30,7 @@ export function episodeMetrics(episodes: readonly Episode[], rewards: readonly n
   const turnRewards = new Map<number, number[]>();
   const errors = new Map<string, number>();
   const repairs = new Map<string, number>();
-  let calls = 0, failures = 0, turns = 0;
+  let calls = 0, failures = 0, malformed = 0, turns = 0;
   for (const e of episodes) {
     for (const [k, v] of Object.entries(e.rewardComponents)) components.set(k, (components.get(k) ?? 0) + v);
     e.turns.forEach((t, i) => {
@@ -41,6 +41,7 @@ export function episodeMetrics(episodes: readonly Episode[], rewards: readonly n
       calls++;
       const type = t.errorType ?? (t.parsedToolCall ? undefined : 'no_tool_call');
       if (t.errorType !== undefined) failures++;
+      if (t.malformedCall) malformed++;
       if (type !== undefined) errors.set(type, (errors.get(type) ?? 0) + 1);
       for (const r of t.repairs) repairs.set(r, (repairs.get(r) ?? 0) + 1);
     });
@@ -61,6 +62,7 @@ export function episodeMetrics(episodes: readonly Episode[], rewards: readonly n
   out['turns_mean'] = turns / n;
   out['tools/call_frequency'] = calls / n;
   out['tools/failure_frequency'] = calls > 0 ? failures / calls : 0;
+  out['tools/malformed_frequency'] = calls > 0 ? malformed / calls : 0;
   return out;
 }
 

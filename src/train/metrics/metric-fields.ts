@@ -54,6 +54,7 @@ export const METRIC_FIELDS: readonly MetricField[] = [
   { name: 'turns_mean', kinds: ['train', 'eval'], description: 'Mean assistant turns per episode.' },
   { name: 'tools/call_frequency', kinds: ['train', 'eval'], description: 'Tool calls per episode.' },
   { name: 'tools/failure_frequency', kinds: ['train', 'eval'], description: 'Share of tool calls that failed (any error_type, parse failures included).' },
+  { name: 'tools/malformed_frequency', kinds: ['train', 'eval'], description: "Share of tool calls that were malformed (the task's malformedCallErrors; SQLEnv: parse_error, unknown_tool, missing_argument, invalid_argument): drift off the tool format, which tool_errors_rising watches. A well-formed query that failed is not counted." },
   { name: 'tool_errors/*', kinds: ['train', 'eval'], description: "Failed tool calls per episode by type: the env's info.error_type (parse_error, unknown_tool, missing_argument, invalid_argument, unknown_table, sql_error, forbidden_sql, timeout, result_too_large, episode_over) and no_tool_call when the model wrote no parsable call." },
   { name: 'repairs/*', kinds: ['train', 'eval'], description: 'Tolerant-parsing repairs per episode by kind (info.repairs[].kind).' },
   { name: 'tokens_per_second', kinds: ['train', 'sft'], description: 'Tokens processed (generated + scored) per wall-clock second in the step.' },

@@ -22,6 +22,11 @@ export interface TurnRecord {
   /** Whether the text held a `<tool_call>` block that parsed into a call. */
   parsedToolCall: boolean;
   /**
+   * The step failed because the call was malformed (`RolloutTask.malformedCallErrors`, or a failure
+   * of a turn without a parsable call block), not because a well-formed call could not be carried out.
+   */
+  malformedCall: boolean;
+  /**
    * Tool-call blocks the turn held after the one that was run (one call per turn); absent when
    * none. The tool response said so, and `repairs` lists `extra_tool_calls_ignored` once.
    */

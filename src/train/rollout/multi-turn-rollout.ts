@@ -9,7 +9,7 @@ import type { Rng } from '../../base/rng.js';
 import { parseAssistantReply } from '../../lm/tool-calls.js';
 import type { GenerationCache, TrainablePolicy } from '../policy/trainable-policy.js';
 import type { Episode, TurnRecord } from './episode.js';
-import { openingMessages, promptToolsOf, resetOptionsOf, type EpisodeSpec, type RolloutTask } from './rollout-task.js';
+import { isMalformedCall, openingMessages, promptToolsOf, resetOptionsOf, type EpisodeSpec, type RolloutTask } from './rollout-task.js';
 import { TrainError } from '../train-error.js';
 import type { DecodingGuide } from '../../lm/compute/decoding-guide.js';
 
@@ -240,6 +240,7 @@ export async function rolloutEpisodes<Obs>(
           reward,
           repairs: [...repairKinds(info['repairs']), ...extraRepairs],
           parsedToolCall: parsed,
+          malformedCall: isMalformedCall(task, parsed, info['error_type']),
           ...extra,
           ...(typeof info['error_type'] === 'string' ? { errorType: info['error_type'] } : {}),
         };
@@ -264,7 +265,7 @@ export async function rolloutEpisodes<Obs>(
         }
       } catch (err) {
         // An env that throws on an action ends the episode; the failure is recorded, not fatal.
-        turn = { text, tokenSpan, action: typeof action === 'string' ? action : JSON.stringify(action), result: String((err as Error).message ?? err), reward: 0, errorType: 'env_exception', repairs: extraRepairs, parsedToolCall: parsed, ...extra };
+        turn = { text, tokenSpan, action: typeof action === 'string' ? action : JSON.stringify(action), result: String((err as Error).message ?? err), reward: 0, errorType: 'env_exception', repairs: extraRepairs, parsedToolCall: parsed, malformedCall: false, ...extra };
         ended = true;
       }
       ep.turns.push(turn);

@@ -54,6 +54,16 @@ export interface RolloutTask<Obs> {
   outcomes?(info: Info): Record<string, boolean>;
   /** Nudges the policy's next token from the text so far (`rollout.guidedDecoding` says when; SQLEnv: copies from the conversation). */
   decodingGuide?: DecodingGuide;
+  /**
+   * The `info.error_type` values that mean the call itself was malformed (SQLEnv: `parse_error`,
+   * `unknown_tool`, `missing_argument`, `invalid_argument`), as opposed to a well-formed call the
+   * env could not carry out (a query that failed, a table that does not exist). Only malformed calls
+   * count towards `tools/malformed_frequency` and the `tool_errors_rising` alarm: on databases the
+   * policy has never seen most queries fail, as many as the step's questions make them, while its
+   * calls stay well formed. Without it, a failed step counts as malformed only when its text held no
+   * parsable tool-call block.
+   */
+  malformedCallErrors?: readonly string[];
 }
 
 /**
@@ -92,4 +102,18 @@ export function resetOptionsOf(spec: EpisodeSpec): ResetOptions {
 export function openingMessages<Obs>(task: RolloutTask<Obs>, obs: Obs, info: Info): PolicyChatMessage[] {
   const user: PolicyChatMessage = { role: 'user', content: task.renderInitial(obs, info) };
   return task.systemPrompt ? [{ role: 'system', content: task.systemPrompt }, user] : [user];
+}
+
+/**
+ * Whether a step failed because the call was malformed: its error type is one of the task's
+ * `malformedCallErrors`, or (for a task that lists none) the turn held no parsable call block.
+ *
+ * @example
+ * ```ts
+ * isMalformedCall({ malformedCallErrors: ['parse_error'] }, true, 'sql_error'); // false: a well-formed query that failed
+ * ```
+ */
+export function isMalformedCall(task: Pick<RolloutTask<unknown>, 'malformedCallErrors'>, parsedToolCall: boolean, errorType: unknown): boolean {
+  if (typeof errorType !== 'string') return false;
+  return task.malformedCallErrors ? task.malformedCallErrors.includes(errorType) : !parsedToolCall;
 }

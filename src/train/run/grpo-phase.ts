@@ -3,7 +3,7 @@
  * credited and applied by `grpoStep`, then recorded (metrics, alarms, traces, progress),
  * evaluated every `eval.everySteps` and checkpointed every `checkpoint.everySteps`.
  */
-import { ALARM_EVENT_PREFIX, AlarmMonitor } from '../diagnostics/alarms.js';
+import { ALARM_EVENT_PREFIX, AlarmMonitor, alarmInputOf } from '../diagnostics/alarms.js';
 import { smallGroupWarning } from '../diagnostics/dead-groups.js';
 import { evaluatePolicy } from '../eval/evaluate-policy.js';
 import { grpoStep, type GrpoStepContext, type GrpoStepResult } from '../grpo/grpo-step.js';
@@ -50,7 +50,7 @@ async function recordStep<Obs>(run: RunContext<Obs>, step: number, r: GrpoStepRe
   summary.lastReward = m['reward'];
   summary.grpoSteps = step;
   if (r.skippedBecause.length) await run.event(step, 'nan_skip', `GRPO step ${step}: update skipped, non-finite ${r.skippedBecause.slice(0, 3).join(', ')} (loss or gradients). Lower the learning rate or check the rewards.`);
-  for (const a of alarms.observe({ step, rewardMean: m['reward'] ?? 0, fracRewardZeroStd: m['frac_reward_zero_std'] ?? 0, fracIdenticalGroups: m['frac_identical_groups'] ?? 0, groups: run.config.rollout.questionsPerStep, toolErrorRate: m['tools/failure_frequency'] ?? 0, kl: m['kl'] ?? 0 })) {
+  for (const a of alarms.observe(alarmInputOf(step, m, run.config.rollout.questionsPerStep))) {
     await run.event(step, `${ALARM_EVENT_PREFIX}${a.kind}`, `ALARM [${a.kind}] step ${step}: ${a.message}`);
   }
   for (const s of tracePicks(r.episodes, cfg.logging.tracesPerStep)) await run.log.append(traceRecord(step, grpoTrainSplit(cfg), run.now(), s));

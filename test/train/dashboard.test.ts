@@ -11,8 +11,8 @@ import { lineChartSvg, type ChartSpec } from '../../src/train/dashboard/line-cha
 import { useTempDirs } from '../helpers/temp-dirs.js';
 
 const records = [
-  { kind: 'train', step: 1, time: 1, reward: 0.1, success: 0, 'reward_components/progress': 0.05, frac_reward_zero_std: 0.5, kl: 0, entropy: 2.1, 'tool_errors/parse_error': 1.5 },
-  { kind: 'train', step: 2, time: 2, reward: 0.3, success: 0.25, 'reward_components/progress': 0.1, frac_reward_zero_std: 0.25, kl: 0.01, entropy: 2.0, 'tool_errors/parse_error': 0.5, 'tool_errors/sql_error': 0.25, 'outcomes/found_gold_result': 0.5 },
+  { kind: 'train', step: 1, time: 1, reward: 0.1, success: 0, 'reward_components/progress': 0.05, frac_reward_zero_std: 0.5, kl: 0, entropy: 2.1, 'tool_errors/parse_error': 1.5, 'tools/failure_frequency': 0.6, 'tools/malformed_frequency': 0.6 },
+  { kind: 'train', step: 2, time: 2, reward: 0.3, success: 0.25, 'reward_components/progress': 0.1, frac_reward_zero_std: 0.25, kl: 0.01, entropy: 2.0, 'tool_errors/parse_error': 0.5, 'tool_errors/sql_error': 0.25, 'outcomes/found_gold_result': 0.5, 'tools/failure_frequency': 0.5, 'tools/malformed_frequency': 0.3 },
   { kind: 'eval', step: 2, time: 3, label: 'final', split: 'eval', episodes: 4, success: 0.5, mean_return: 0.4, 'outcomes/found_gold_result': 0.75 },
   { kind: 'trace', step: 2, time: 3, split: 'train', question: 'How many <singers>?', turns: [{ action: '<tool_call>{"name":"query"}</tool_call>', result: '| 6 |', reward: 0.02, advantage: 0.75 }], total_reward: 1.02, correct: true, advantage: 0.8 },
   { kind: 'event', step: 1, time: 1, event: 'alarm:zero_std_high', message: 'groups dead' },
@@ -50,6 +50,7 @@ describe('dashboardCharts', () => {
     expect(c['success']!.series.map((s) => s.name)).toEqual(['train (sampled)', 'eval (greedy)']);
     expect(c['tool_errors']!.series.map((s) => s.name)).toEqual(['parse_error', 'sql_error']);
     expect(c['tool_errors']!.series[1]!.points).toEqual([[2, 0.25]]);
+    expect(c['tool_calls']!.series.map((s) => [s.name, s.points])).toEqual([['failed', [[1, 0.6], [2, 0.5]]], ['malformed', [[1, 0.6], [2, 0.3]]]]);
     expect(c['kl']!.series[0]!.points).toEqual([[1, 0], [2, 0.01]]);
     // Found the gold result vs answered: the gap is what answers threw away.
     expect(c['outcomes']!.series.map((s) => [s.name, s.points])).toEqual([
@@ -73,7 +74,7 @@ describe('dashboard page', () => {
   it('writes dashboard.html and SVG exports of the key plots', async () => {
     const dir = tempDir();
     await writeDashboard(dir, records, { title: 'run', live: true });
-    for (const f of ['dashboard.html', 'plots/reward.svg', 'plots/success.svg', 'plots/outcomes.svg', 'plots/zero_std.svg', 'plots/kl.svg', 'plots/entropy.svg', 'plots/tool_errors.svg']) {
+    for (const f of ['dashboard.html', 'plots/reward.svg', 'plots/success.svg', 'plots/outcomes.svg', 'plots/zero_std.svg', 'plots/kl.svg', 'plots/entropy.svg', 'plots/tool_errors.svg', 'plots/tool_calls.svg']) {
       expect(existsSync(join(dir, f)), f).toBe(true);
     }
     expect(existsSync(join(dir, 'plots/sft_loss.svg'))).toBe(false);

@@ -68,6 +68,13 @@ export function dashboardCharts(records: DashboardRecord[]): Record<string, Char
     kl: { title: 'KL to reference', xLabel: 'GRPO step', series: [line(train, 'kl')] },
     entropy: { title: 'Entropy (nats/token)', xLabel: 'GRPO step', series: [line(train, 'entropy')] },
     tool_errors: { title: 'Tool errors per episode, by type', xLabel: 'GRPO step', series: prefixed('tool_errors/') },
+    tool_calls: {
+      title: 'Share of tool calls that failed, and that were malformed (what tool_errors_rising watches)',
+      xLabel: 'GRPO step',
+      yMin: 0,
+      yMax: 1,
+      series: [line(train, 'tools/failure_frequency', 'failed'), line(train, 'tools/malformed_frequency', 'malformed')],
+    },
     sft_loss: { title: 'SFT loss', xLabel: 'SFT step', series: [line(records.filter((r) => r.kind === 'sft'), 'loss', 'token NLL')] },
   };
 }

@@ -1,9 +1,11 @@
 /**
- * Pre-trains the bundled tiny base model: `npm run model:pretrain`.
+ * Pre-trains a tiny base on procedurally generated databases: `npm run model:pretrain-procedural`.
+ * This is the base of docs/train.md's "Attempt 2", not the shipped `models/tiny-sql`, which
+ * `npm run model:pretrain` rebuilds (rebuild-base.ts); it writes `models/tiny-sql-procedural`.
  *
  * Real agents start from a model that already knows SQL and can read a schema it has never seen
  * (Qwen2.5-Coder, Qwen3). A randomly initialised 1M-parameter model knows neither, and a CPU demo
- * cannot teach them in minutes. This script is the demo's stand-in for that pre-training: on a
+ * cannot teach them in minutes. This script is a stand-in for that pre-training that reads schemas: on a
  * corpus of **procedurally generated databases** (`data/generator/procedural/`, seeds disjoint from
  * the validation databases and with none of the bundled tables), the scripted oracle plays each
  * question — `describe` the table, `query`, `answer` — and the model learns those whole
@@ -20,7 +22,7 @@
  * and ends with the same weights as an uninterrupted run. With one onnxruntime thread (the
  * default) the same options rebuild the same weights bit for bit.
  *
- * Options: --out DIR (default models/tiny-sql), --run-dir DIR (checkpoints, default
+ * Options: --out DIR (default models/tiny-sql-procedural), --run-dir DIR (checkpoints, default
  * runs/pretrain-base), --epochs N, --lr X, --batch N, --seed S, --databases N, --first-db-seed N,
  * --per-db N, --pad-to N, --invented-names SHARE, --layers/--hidden/--heads/--kv-heads/--intermediate/--vocab (model shape).
  */
@@ -46,7 +48,7 @@ import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js'
 import { runWhenExecuted } from '../run-when-executed.js';
 import { stringFlags } from './string-flags.js';
 
-/** Shape, corpus and schedule of the pre-training run; the defaults built the committed model. */
+/** Shape, corpus and schedule of the pre-training run; the defaults built Attempt 2's base (docs/train.md). */
 export interface PretrainOptions {
   out: string;
   /** Checkpoints of the run (resumed when they match these options). */
@@ -287,7 +289,7 @@ export async function main(argv: string[]): Promise<number> {
     (message) => new PretrainOptionsError(message),
   );
   await pretrainBase({
-    out: str('out', join(packageRoot(), 'models', 'tiny-sql')),
+    out: str('out', join(packageRoot(), 'models', 'tiny-sql-procedural')),
     runDir: str('run-dir', join('runs', 'pretrain-base')),
     epochs: num('epochs', d.epochs),
     lr: num('lr', d.lr),

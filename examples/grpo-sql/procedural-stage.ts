@@ -11,9 +11,11 @@
  * the first stage alone. It does not teach the model to read an unseen schema (`validation_unseen_db`
  * stays at 0% after the demo's SFT): the databases it learns from share the procedural catalog's nouns.
  *
- * Reproducible: the same options rebuild the same weights bit for bit (one onnxruntime thread; the
- * corpus is generated from seeds). The stage's run directory (`--run-dir`) is an ordinary demo run,
- * so an interrupted stage resumes there.
+ * Reproducible: the same options and the same code rebuild the same weights bit for bit (one
+ * onnxruntime thread; the corpus is generated from seeds). The shipped weights were staged by the code
+ * of 30c5164; today's code trains the same recipe with other rounding (`npm run model:pretrain`
+ * rebuilds the shipped ones by their commits' code, rebuild-base.ts). The stage's run directory
+ * (`--run-dir`) is an ordinary demo run, so an interrupted stage resumes there.
  *
  * Options: --from DIR (required), --out DIR (default models/tiny-sql-staged), --run-dir DIR, --databases N, --per-db N, --invented-names SHARE,
  * --epochs N, --seed S.
@@ -76,6 +78,26 @@ async function writeCorpus(dir: string, o: ProceduralStageOptions): Promise<numb
 }
 
 /**
+ * The demo's command line for the stage: the demo's own run, SFT only (its prompts, tools, oracle and
+ * optimizer settings), on the stage's corpus as `train`.
+ *
+ * @example
+ * ```ts
+ * await runDemo(stageDemoArgs(options, '/tmp/stage/dataset', 4800));
+ * ```
+ */
+export function stageDemoArgs(o: Pick<ProceduralStageOptions, 'from' | 'runDir' | 'epochs' | 'seed'>, dataset: string, questions: number): string[] {
+  return [
+    '--seed', String(o.seed), '--run-dir', o.runDir,
+    '--set', `env.dataset=${JSON.stringify(dataset)}`, '--set', `model.path=${JSON.stringify(resolve(o.from))}`,
+    '--set', 'env.evalSplits=[]', '--set', 'eval.untrained=false', '--set', 'grpo.steps=0',
+    // One thread, as the stage's weights were made; and none of the demo's GRPO corpus, which an SFT-only run never reads.
+    '--set', 'model.threads=1', '--set', 'env.generated.split=""', '--set', 'grpo.trainSplit=""',
+    '--set', `sft.questions=${questions}`, '--set', `sft.epochs=${o.epochs}`, '--set', 'sft.minEpochs=1', '--set', 'sft.validationEpisodes=0',
+  ];
+}
+
+/**
  * Runs the stage and writes the staged model directory; returns the number of corpus questions.
  *
  * @example
@@ -93,13 +115,7 @@ export async function proceduralStage(o: ProceduralStageOptions): Promise<number
     const dataset = join(work, 'dataset');
     const questions = await writeCorpus(dataset, o);
     o.print(`procedural stage: ${questions} easy questions of ${o.databases} procedural databases, ${o.epochs} epochs of the demo's SFT from ${o.from}`);
-    // The demo's own run, SFT only: its prompts, tools, oracle and optimizer settings.
-    await runDemo([
-      '--seed', String(o.seed), '--run-dir', o.runDir,
-      '--set', `env.dataset=${JSON.stringify(dataset)}`, '--set', `model.path=${JSON.stringify(resolve(o.from))}`,
-      '--set', 'env.evalSplits=[]', '--set', 'eval.untrained=false', '--set', 'grpo.steps=0',
-      '--set', `sft.questions=${questions}`, '--set', `sft.epochs=${o.epochs}`, '--set', 'sft.minEpochs=1', '--set', 'sft.validationEpisodes=0',
-    ]);
+    await runDemo(stageDemoArgs(o, dataset, questions));
     const checkpoint = await new CheckpointStore(o.runDir).load(0);
     // Written beside the destination and renamed into place: a crash never leaves half a model.
     const staging = `${resolve(o.out)}.tmp-${process.pid}`;

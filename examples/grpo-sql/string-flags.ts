@@ -1,5 +1,5 @@
 /**
- * The model scripts' flags (`npm run model:pretrain`, `npm run model:procedural`): every flag a
+ * The model scripts' flags (`npm run model:pretrain-procedural`, `npm run model:procedural`): every flag a
  * string, read as a non-negative number or a string with a default.
  */
 import { parseArgs } from 'node:util';

@@ -32,7 +32,7 @@ export async function ensureTinyModel(dir: string, options: TinyModelOptions = {
 /**
  * The model directory a config names: `'tiny'` builds a random tiny model in the run directory,
  * `'tiny-sql'` is the bundled pre-trained tiny base (`models/tiny-sql`, made by
- * `npm run model:pretrain`), anything else is a Hugging Face directory.
+ * rebuilt by `npm run model:pretrain`), anything else is a Hugging Face directory.
  *
  * @example
  * ```ts
@@ -43,7 +43,7 @@ export async function resolveModelDir(config: TrainConfig, tinyModel: TinyModelO
   if (config.model.path === 'tiny') return ensureTinyModel(join(config.runDir, 'model'), { seed: config.seed, ...config.model.tiny, ...tinyModel });
   if (config.model.path === 'tiny-sql') {
     const dir = join(packageRoot(), 'models', 'tiny-sql');
-    if (!existsSync(join(dir, 'config.json'))) throw new TrainError(`model.path "tiny-sql": the bundled pre-trained model is missing from ${dir}; rebuild it with \`npm run model:pretrain\` or use model.path "tiny"`);
+    if (!existsSync(join(dir, 'config.json'))) throw new TrainError(`model.path "tiny-sql": the bundled pre-trained model is missing from ${dir}; restore it with \`git checkout -- models/tiny-sql\`, rebuild it with \`npm run model:pretrain\` (about 50 minutes), or use model.path "tiny"`);
     return dir;
   }
   return config.model.path;

@@ -36,7 +36,7 @@ import { SqlenvError } from '../../src/base/sqlenv-error.js';
 import { runWhenExecuted } from '../run-when-executed.js';
 import { stringFlags } from './string-flags.js';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
 
 /** A rebuild that cannot go on: what is missing and what to do. */
 export class RebuildBaseError extends SqlenvError {}
@@ -115,7 +115,7 @@ export function lockfileMismatches(commitLock: unknown, installedLock: unknown):
 }
 
 async function git(root: string, args: string[]): Promise<string> {
-  return (await run('git', ['-C', root, ...args], { maxBuffer: 256 * 1024 * 1024 })).stdout;
+  return (await execFileAsync('git', ['-C', root, ...args], { maxBuffer: 256 * 1024 * 1024 })).stdout;
 }
 
 /** Checks out `commit` into `dir` as a detached worktree with this checkout's node_modules, compiled. */
@@ -139,7 +139,7 @@ async function prepareWorktree(root: string, commit: string, dir: string): Promi
   await git(root, ['worktree', 'prune']);
   await git(root, ['worktree', 'add', '--detach', '--force', dir, commit]);
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-  await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+  await execFileAsync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
 }
 
 async function removeWorktree(root: string, dir: string): Promise<void> {
@@ -208,16 +208,19 @@ export async function rebuildBase(o: RebuildOptions): Promise<FileComparison[]> 
   await mkdir(work, { recursive: true });
   const started = Date.now();
   let from: string | undefined;
+  // The worktree of the step under way: removed in `finally` when the step fails, not only when it ends.
+  let worktree: string | undefined;
   try {
     for (const [i, step] of o.steps.entries()) {
-      const dir = join(work, `source-${step.commit.slice(0, 7)}`);
+      worktree = join(work, `source-${step.commit.slice(0, 7)}`);
       const model = join(work, `model-${i + 1}`);
       o.print(`step ${i + 1}/${o.steps.length}: ${step.name}, by the code of ${step.commit.slice(0, 7)}`);
-      await prepareWorktree(root, step.commit, dir);
+      await prepareWorktree(root, step.commit, worktree);
       const t0 = Date.now();
-      await runStep(dir, step.script, [...step.args(from, model, join(work, `run-${i + 1}`)), ...(o.extraArgs?.[i] ?? [])], o.print);
+      await runStep(worktree, step.script, [...step.args(from, model, join(work, `run-${i + 1}`)), ...(o.extraArgs?.[i] ?? [])], o.print);
       o.print(`step ${i + 1} took ${((Date.now() - t0) / 60000).toFixed(1)} min`);
-      if (!o.keepWork) await removeWorktree(root, dir);
+      if (!o.keepWork) await removeWorktree(root, worktree);
+      worktree = undefined;
       from = model;
     }
     if (from === undefined) throw new RebuildBaseError('no training steps to run');
@@ -230,7 +233,7 @@ export async function rebuildBase(o: RebuildOptions): Promise<FileComparison[]> 
     await rm(out, { recursive: true, force: true });
     await rename(staging, out);
   } finally {
-    if (!o.keepWork) await git(root, ['worktree', 'prune']).catch(() => undefined);
+    if (!o.keepWork && worktree !== undefined) await removeWorktree(root, worktree);
   }
   const files = await compareModelDirs(out, o.reference);
   o.print(`wrote ${o.out} in ${((Date.now() - started) / 60000).toFixed(1)} min; against ${o.reference}:`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COLUMN_COPY_BIAS, COPY_BIAS, IDENTIFIER_BIAS, REPEAT_BIAS, TABLE_BIAS, TABLE_COPY_BIAS, sqlDecodingGuide } from '../../envs/sql/training/sql-decoding-guide.js';
+import { COLUMN_COPY_BIAS, COPY_BIAS, DATE_BIAS, IDENTIFIER_BIAS, REPEAT_BIAS, TABLE_BIAS, TABLE_COPY_BIAS, UNUSED_VALUE_BIAS, sqlDecodingGuide } from '../../envs/sql/training/sql-decoding-guide.js';
 
 const prompt = [
   '<|im_start|>system\nYou answer questions. Question: not this one, Zebra 77.<|im_end|>',
@@ -39,6 +39,52 @@ describe('sqlDecodingGuide', () => {
     expect(favours('Question: Rated above 1.5?', sql('SELECT * FROM t WHERE r > 1'), '.')).toBe(true);
     // Digits inside a name are not a number.
     expect(sqlDecodingGuide(prompt)(sql('SELECT t1'))).toBeUndefined();
+  });
+
+  describe('where a value starts, the question\'s values the query has not written yet', () => {
+    const asking = (question: string) => `Question: ${question}\n\nTables: customer, patient, student`;
+    /** The tokens the `index`-th nudge favours (the copy nudge comes first where it speaks). */
+    const favouredBy = (question: string, generated: string, index: number, tokens: readonly string[]) =>
+      tokens.filter((t) => nudges(asking(question), generated)[index]?.favours(t));
+
+    it('a literal after the query\'s first one: another of the question\'s values', () => {
+      const tiers = 'How many customers have a loyalty tier of bronze, silver or gold?';
+      const first = sql("SELECT COUNT(*) FROM customer WHERE loyalty_tier IN ('");
+      // The first literal gets the copy nudge alone.
+      expect(biases(asking(tiers), first)).toEqual([COPY_BIAS]);
+      const second = sql("SELECT COUNT(*) FROM customer WHERE loyalty_tier IN ('gold', '");
+      expect(biases(asking(tiers), second)).toEqual([COPY_BIAS, UNUSED_VALUE_BIAS]);
+      expect(favouredBy(tiers, second, 1, ['bronze', 'sil', 'gold', 'go', 'Paris'])).toEqual(['bronze', 'sil']);
+      // Every value written: nothing more to cover (words the question has besides them still count as values).
+      expect(favouredBy('Shelf A or C?', sql("SELECT COUNT(*) FROM t WHERE shelf = 'A' OR shelf = '"), 1, ['C', 'A'])).toEqual(['C']);
+    });
+
+    it('a date: the question\'s dates in ISO form, those not written first', () => {
+      const range = 'Which students have a birth date between June 29, 2010 and July 27, 2010?';
+      const opened = sql("SELECT name FROM student WHERE birth_date BETWEEN '201");
+      expect(biases(asking(range), opened)).toEqual([COPY_BIAS, DATE_BIAS]);
+      expect(favouredBy(range, opened, 0, ['0', '0-0', '7'])).toEqual(['0', '0-0']);
+      expect(favouredBy(range, opened + '0-0', 1, ['6', '7', '1'])).toEqual(['6', '7']);
+      const second = sql("SELECT name FROM student WHERE birth_date BETWEEN '2010-06-29' AND '2010-0");
+      expect(favouredBy(range, second, 1, ['6', '7'])).toEqual(['7']);
+      expect(favouredBy(range, sql("SELECT name FROM student WHERE birth_date > '2010-07-27"), 1, ["'", '1'])).toEqual(["'"]);
+    });
+
+    it('a number: the question\'s first number not written yet, with its space where the query has none', () => {
+      const prices = 'Count the concerts with a ticket price from $39 to $65 (both included).';
+      expect(favouredBy(prices, sql('SELECT COUNT(*) FROM concert WHERE ticket_price BETWEEN'), 0, [' 3', ' 39', ' 6', '3', ' 5'])).toEqual([' 3', ' 39', '3']);
+      expect(favouredBy(prices, sql('SELECT COUNT(*) FROM concert WHERE ticket_price BETWEEN 39 AND '), 0, ['6', '65', '3', ' 6'])).toEqual(['6', '65']);
+      expect(favouredBy(prices, sql('SELECT COUNT(*) FROM concert WHERE ticket_price >='), 0, [' 39'])).toEqual([' 39']);
+      // Not where no number may come, and not once every number is written.
+      expect(favouredBy(prices, sql('SELECT COUNT(*) FROM concert WHERE ticket_price'), 0, [' 39'])).toEqual([]);
+      expect(favouredBy(prices, sql('SELECT COUNT(*) FROM concert WHERE ticket_price BETWEEN 39 AND 65 OR x ='), 0, [' 39', ' 65'])).toEqual([]);
+    });
+
+    it('a LIKE pattern copies the question\'s words between its percent signs', () => {
+      const word = 'How many courses have the word "Seminar" in their title?';
+      expect(favouredBy(word, sql("SELECT COUNT(*) FROM course WHERE title LIKE '%Semi"), 0, ['nar', 'fem'])).toEqual(['nar']);
+      expect(favouredBy(word, sql("SELECT COUNT(*) FROM course WHERE title LIKE '%Seminar"), 0, ["%'", "'", 's'])).toEqual(["%'", "'"]);
+    });
   });
 
   it('after FROM or JOIN, favours the listed tables, strongly, and more gently those the question names', () => {

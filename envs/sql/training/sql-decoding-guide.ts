@@ -3,11 +3,15 @@
  * schema-checked decoding for text-to-SQL): while a policy writes SQL, copies from the conversation
  * are favoured over spellings from memory. A small model knows *that* the question's name goes into
  * the `WHERE` clause and *which* of the listed tables it needs far more often than it can spell
- * either (docs/train.md, Attempts 13–15):
+ * either (docs/train.md, Attempts 13–15 and 23):
  *
  * - inside a string literal, tokens that continue a word sequence of the conversation (the question,
- *   the results and hints, earlier queries), or close the literal where such a sequence ends;
+ *   the results and hints, earlier queries) or one of the question's dates in ISO form ("June 29, 2010" is
+ *   `2010-06-29`), or close the literal where such a sequence ends; a LIKE pattern's `%` aside;
  * - inside a number, digits that continue a number of the conversation;
+ * - where a value starts, the question's values that the query has not written yet (BRIDGE-style value linking with
+ *   a coverage penalty): a literal after the query's first one, a date begun, and a number where the query may
+ *   write one — the question's first number not written yet, as ranges are said low to high;
  * - after `FROM` or `JOIN`, one of the tables the observation lists (a subquery there, `FROM (SELECT …`, is
  *   not favoured: for models that write them, `rollout.guidedDecoding: "off"`), and more gently one the
  *   question names ("How many readings…" → `reading`);
@@ -26,13 +30,14 @@
  */
 
 import { readConversation } from './guide/conversation.js';
-import { literalNudge, numberNudge } from './guide/copy-nudges.js';
+import { dateNudge, literalNudge, numberNudge, numberStartNudge, unusedLiteralNudge } from './guide/copy-nudges.js';
+import { isoDates } from './guide/question-values.js';
 import { repeatNudge } from './guide/repeat-nudge.js';
 import { schemaNudges } from './guide/schema-nudges.js';
 import type { SqlTokenNudge } from './guide/sql-token-nudge.js';
 
 export type { SqlTokenNudge } from './guide/sql-token-nudge.js';
-export { COPY_BIAS } from './guide/copy-nudges.js';
+export { COPY_BIAS, DATE_BIAS, UNUSED_VALUE_BIAS } from './guide/copy-nudges.js';
 export { REPEAT_BIAS } from './guide/repeat-nudge.js';
 export { COLUMN_COPY_BIAS, IDENTIFIER_BIAS, TABLE_BIAS, TABLE_COPY_BIAS } from './guide/schema-nudges.js';
 
@@ -61,13 +66,21 @@ function openString(generatedText: string): { key: string; text: string } | unde
 export function sqlDecodingGuide(promptText: string): SqlNextTokenGuide {
   const conversation = readConversation(promptText);
   const schema = schemaNudges(conversation);
+  // A literal copies from the conversation and from the question's dates as SQLite writes them.
+  const copyText = [conversation.text, ...isoDates(conversation.questionText)].join('\n');
+  const question = conversation.questionText;
   /** Inside a literal, a number, a table name or a query's words. */
   const spelling = (generatedText: string, open: { key: string; text: string } | undefined): SqlTokenNudge[] => {
     const one = (nudge: SqlTokenNudge | undefined) => (nudge ? [nudge] : []);
     if ((generatedText.split("'").length - 1) % 2 === 1) {
       const prefix = generatedText.slice(generatedText.lastIndexOf("'") + 1);
       // A quote in JSON text outside the SQL string (an answer's value, say) is not a literal.
-      return prefix.includes('"') ? [] : one(literalNudge(conversation.text, prefix));
+      if (prefix.includes('"')) return [];
+      const copy = one(literalNudge(copyText, prefix));
+      if (open === undefined) return copy;
+      const before = open.text.slice(0, open.text.lastIndexOf("'"));
+      const written = [...before.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!);
+      return [...copy, ...one(prefix === '' ? unusedLiteralNudge(question, written) : dateNudge(question, prefix, written))];
     }
     const table = /\b(?:FROM|JOIN)(\s+[A-Za-z0-9_]*)?$/i.exec(generatedText);
     if (table) return schema.afterFromOrJoin(table[1]?.trimStart());
@@ -75,7 +88,7 @@ export function sqlDecodingGuide(promptText: string): SqlNextTokenGuide {
     if (digits) return one(numberNudge(conversation.text, digits[0]));
     // The SQL of a query or SQL answer being written: an open JSON string that starts with SELECT or WITH.
     const sql = open?.text;
-    return sql !== undefined && /^\s*(?:SELECT|WITH)\b/i.test(sql) ? schema.inQuery(sql) : [];
+    return sql !== undefined && /^\s*(?:SELECT|WITH)\b/i.test(sql) ? [...schema.inQuery(sql), ...one(numberStartNudge(question, sql))] : [];
   };
   return (generatedText) => {
     const open = openString(generatedText);

@@ -15,6 +15,8 @@ export interface Conversation {
   readonly text: string;
   /** The question, lower case ('' where the prompt has none). */
   readonly question: string;
+  /** The question as written. */
+  readonly questionText: string;
   /** The tables of the last `Tables: ` line, as listed; undefined where there is none. */
   readonly tables: readonly string[] | undefined;
   /** Each table's columns as shown, both lower case (see {@link readConversation}). */
@@ -76,9 +78,11 @@ export function readConversation(promptText: string): Conversation {
   // The first observation starts a line with its question (renderObservation); the system prompt before it is not copied from.
   const start = /^Question: /m.exec(promptText)?.index;
   const text = start === undefined ? promptText : promptText.slice(start);
+  const questionText = /^Question: (.*)$/m.exec(text)?.[1] ?? '';
   return {
     text,
-    question: (/^Question: (.*)$/m.exec(text)?.[1] ?? '').toLowerCase(),
+    question: questionText.toLowerCase(),
+    questionText,
     tables: lastLine(text, 'Tables: ')?.split(',').map((t) => t.trim()).filter((t) => t.length > 0),
     columns: shownColumns(text),
     latestQuery: latestQuery(text),

@@ -4,10 +4,25 @@
  */
 import type { SqlTokenNudge } from './sql-token-nudge.js';
 import { isWordChar } from './conversation.js';
+import { isoDates, numbersIn, questionNumbers, wordStarts } from './question-values.js';
 import { byFirstChar, startsOneOf } from './word-groups.js';
 
-/** Logit bias of a copy inside a literal or a number: a nudge the model's own preference can overrule (chosen on `validation`: 2 and 4 tie, 8 loses). */
-export const COPY_BIAS = 4;
+/**
+ * Logit bias of a copy inside a literal or a number: a nudge the model's own preference can overrule. Chosen on
+ * `validation`: 2 and 4 tied and 8 lost while the question's dates could not be copied ("August 1, 2012" is
+ * `'2012-08-01'`); since the guide copies them in ISO form too, 8 gains one or two questions over 4 and 16 loses
+ * (docs/train.md, Attempt 23).
+ */
+export const COPY_BIAS = 8;
+/**
+ * Logit bias, on top of the copy, of a value of the question that the query has not written yet, where a value starts:
+ * a small model that has written one of the values a question lists tends to write it again (`IN ('gold', 'gold',
+ * 'gold')` for "bronze, silver or gold"; `BETWEEN 59 AND 59` for "from $39 to $65"). A coverage penalty, as
+ * translation decoders have one for source words already translated.
+ */
+export const UNUSED_VALUE_BIAS = 8;
+/** Logit bias, on top of the copy, of a question's date in ISO form that the query has not written yet (4 and 8 tie on `validation`). */
+export const DATE_BIAS = 4;
 /** Continuations looked at, at most: a short literal prefix can start hundreds of words. */
 const MAX_CONTINUATIONS = 400;
 /** Characters of each continuation kept: longer than any token. */
@@ -32,12 +47,16 @@ function continuations(text: string, prefix: string, startsAt: (i: number) => bo
  * ```
  */
 export function literalNudge(text: string, prefix: string): SqlTokenNudge | undefined {
-  const wordStart = (i: number) => !isWordChar(text[i - 1]) && (prefix.length > 0 || isWordChar(text[i]));
-  const rests = continuations(text, prefix, wordStart);
-  const closable = prefix.length > 0 && rests.some((r) => !isWordChar(r[0]));
+  // A LIKE pattern's words are copies too: `'%Semi` continues "Seminar", and `%'` closes it.
+  const pattern = prefix.startsWith('%');
+  const typed = pattern ? prefix.slice(1) : prefix;
+  const wordStart = (i: number) => !isWordChar(text[i - 1]) && (typed.length > 0 || isWordChar(text[i]));
+  const rests = continuations(text, typed, wordStart);
+  const closable = typed.length > 0 && rests.some((r) => !isWordChar(r[0]));
   const opens = byFirstChar(rests);
   if (opens.size === 0 && !closable) return undefined;
-  return { bias: COPY_BIAS, favours: (t) => (closable && t.startsWith("'")) || startsOneOf(opens, t) };
+  const closes = (t: string) => t.startsWith("'") || (pattern && t.startsWith('%'));
+  return { bias: COPY_BIAS, favours: (t) => (closable && closes(t)) || startsOneOf(opens, t) };
 }
 
 /**
@@ -57,4 +76,67 @@ export function numberNudge(text: string, digits: string): SqlTokenNudge | undef
   const closable = rests.some((r) => !continues(r) && !isWordChar(r[0]));
   if (longer.size === 0 && !closable) return undefined;
   return { bias: COPY_BIAS, favours: (t) => (closable && !/^[0-9]/.test(t)) || startsOneOf(longer, t) };
+}
+
+/**
+ * Where a literal opens in a query that has already written `written` literals: the question's word sequences that
+ * do not start with one of them. Undefined before the query's first literal (the copy nudge alone speaks there) and
+ * where every value is written.
+ *
+ * @example
+ * ```ts
+ * unusedLiteralNudge('Tiers bronze, silver or gold?', ['gold'])?.favours('silver'); // true
+ * unusedLiteralNudge('Tiers bronze, silver or gold?', ['gold'])?.favours('gold'); // false
+ * ```
+ */
+export function unusedLiteralNudge(question: string, written: readonly string[]): SqlTokenNudge | undefined {
+  if (written.length === 0) return undefined;
+  const used = written.map((w) => w.toLowerCase()).filter((w) => w.length > 0);
+  const isUsed = (start: string) => used.some((w) => start.toLowerCase().startsWith(w) && !isWordChar(start[w.length]));
+  const unused = byFirstChar([...wordStarts(question, CONTINUATION_CHARS), ...isoDates(question)].filter((start) => !isUsed(start)));
+  return unused.size === 0 ? undefined : { bias: UNUSED_VALUE_BIAS, favours: (t) => startsOneOf(unused, t) };
+}
+
+/**
+ * Where a number may start in the query written so far (after a comparison, `BETWEEN`, a `BETWEEN`'s `AND`, `LIMIT`,
+ * or in an `IN` list of numbers): the first digits of the question's first number that the query has not written yet
+ * (with the space before it, unless `sqlSoFar` ends in one). The model's own first digit is otherwise unguided, and
+ * wrong in ways no later copy mends (`59` for "$39").
+ *
+ * @example
+ * ```ts
+ * numberStartNudge('Between 230 and 1200?', 'SELECT * FROM t WHERE n BETWEEN 230 AND')?.favours(' 12'); // true
+ * numberStartNudge('Between 230 and 1200?', 'SELECT * FROM t WHERE n BETWEEN 230 AND')?.favours(' 23'); // false
+ * ```
+ */
+export function numberStartNudge(question: string, sqlSoFar: string): SqlTokenNudge | undefined {
+  if (!NUMBER_SLOT.test(sqlSoFar)) return undefined;
+  const written = new Set(numbersIn(sqlSoFar.replace(/'(?:[^']|'')*'/g, "''")));
+  // The first in the question's order: a range is said low to high, as BETWEEN wants it ("from $39 to $65").
+  const unused = questionNumbers(question).filter((n) => !written.has(n)).slice(0, 1);
+  const starts = /\s$/.test(sqlSoFar) ? unused : [...unused, ...unused.map((n) => ` ${n}`)];
+  return unused.length === 0 ? undefined : { bias: UNUSED_VALUE_BIAS, favours: (t) => starts.some((s) => s.startsWith(t)) };
+}
+
+/** The end of a query where a number may come next. */
+const NUMBER_SLOT = /(?:[<>]=?|=|\bBETWEEN|\bBETWEEN\s+-?[0-9.]+\s+AND|\bLIMIT|\bIN\s*\((?:\s*-?[0-9.]+\s*,)*)\s*$/i;
+
+/**
+ * Inside a literal that has begun with a digit: continue one of the question's dates in ISO form that the query has not
+ * written yet (any of them once all are written), or close the literal after a whole one.
+ *
+ * @example
+ * ```ts
+ * dateNudge('Born after June 29, 2010?', '2010-0', [])?.favours('6'); // true
+ * ```
+ */
+export function dateNudge(question: string, prefix: string, written: readonly string[]): SqlTokenNudge | undefined {
+  if (!/^[0-9]/.test(prefix)) return undefined;
+  const dates = isoDates(question).filter((d) => d.startsWith(prefix));
+  const unused = dates.filter((d) => !written.includes(d));
+  const rests = (unused.length > 0 ? unused : dates).map((d) => d.slice(prefix.length));
+  if (rests.length === 0) return undefined;
+  const closable = rests.includes('');
+  const longer = rests.filter((r) => r.length > 0);
+  return { bias: DATE_BIAS, favours: (t) => (closable && t.startsWith("'")) || longer.some((r) => r.startsWith(t)) };
 }

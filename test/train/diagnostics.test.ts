@@ -46,9 +46,25 @@ describe('AlarmMonitor', () => {
     expect(m.observe({ ...quiet, step: 1, fracRewardZeroStd: 0.9 }).map((a) => a.kind)).toEqual(['zero_std_high']);
     expect(m.observe({ ...quiet, step: 2, fracIdenticalGroups: 0.75 }).map((a) => a.kind)).toEqual(['identical_completions']);
     expect(m.observe({ ...quiet, step: 3, kl: 0.02 })).toEqual([]);
-    const kl = m.observe({ ...quiet, step: 4, kl: 0.5 });
+    const kl = m.observe({ ...quiet, step: 4, kl: 1.5 });
     expect(kl.map((a) => a.kind)).toEqual(['kl_exploding']);
     expect(kl[0]!.message).toMatch(/beta/);
+  });
+
+  it('judges KL growth against the mean of the previous steps, not one noisy step', () => {
+    // The demo's 30 GRPO steps of seed 0 (2026-11-29): a steady run whose step 13 measured 11× step 12 on its two questions.
+    const steady = [0, 0.0008, 0.0019, 0.0031, 0.0054, 0.0065, 0.0083, 0.0141, 0.0701, 0.0289, 0.0215, 0.0051, 0.056, 0.0125, 0.033, 0.0164,
+      0.0157, 0.0361, 0.0466, 0.016, 0.0209, 0.0842, 0.0194, 0.0296, 0.0116, 0.0094, 0.011, 0.01, 0.0157, 0.0059];
+    const m = new AlarmMonitor();
+    expect(steady.flatMap((kl, i) => m.observe({ ...quiet, step: i + 1, rewardMean: i % 2, kl })).filter((a) => a.kind === 'kl_exploding')).toEqual([]);
+    // A policy that runs away: ten times the recent mean and above 0.05, below klMax.
+    const runaway = new AlarmMonitor();
+    const raised = [0.01, 0.012, 0.009, 0.011, 0.013, 0.3].flatMap((kl, i) => runaway.observe({ ...quiet, step: i + 1, kl }));
+    expect(raised.map((a) => [a.kind, a.step])).toEqual([['kl_exploding', 6]]);
+    expect(raised[0]!.message).toMatch(/mean of the previous 5 steps 0\.0110/);
+    // Before a window of steps is seen, only klMax judges.
+    const early = new AlarmMonitor();
+    expect([0.001, 0.3].flatMap((kl, i) => early.observe({ ...quiet, step: i + 1, kl }))).toEqual([]);
   });
 
   it('judges dead groups and identical completions over enough groups, not over one small step', () => {

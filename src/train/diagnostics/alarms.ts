@@ -41,8 +41,14 @@ export interface AlarmThresholds {
   toolErrorRise: number;
   /** KL above this raises `kl_exploding` (default 1.0)… */
   klMax: number;
-  /** …as does KL growing by this factor over the previous step when above 0.05 (default 10). */
+  /**
+   * …as does KL above 0.05 and this many times the mean of the previous `klWindow` steps (default 10). A step's KL is
+   * measured on its own few sampled episodes and moves by 10× between neighbouring steps of a steady run (0.005, then
+   * 0.056, then 0.013 on the demo's two questions a step), so one previous step is no baseline.
+   */
   klGrowthFactor: number;
+  /** Steps whose mean KL is the baseline of `klGrowthFactor` (default 5); growth is judged once that many are seen. */
+  klWindow: number;
 }
 
 /** What the monitor needs from one step's metrics. */
@@ -94,6 +100,7 @@ const DEFAULTS: AlarmThresholds = {
   toolErrorRise: 0.2,
   klMax: 1.0,
   klGrowthFactor: 10,
+  klWindow: 5,
 };
 
 /**
@@ -113,7 +120,8 @@ export class AlarmMonitor {
   private readonly toolErrors: number[] = [];
   /** The latest steps' group counts, as few as hold `alarmGroups` groups. */
   private readonly recentGroups: { groups: number; zeroStd: number; identical: number }[] = [];
-  private previousKl: number | undefined;
+  /** The KL of the latest `klWindow` steps. */
+  private readonly recentKl: number[] = [];
   private readonly lastRaised = new Map<AlarmKind, number>();
 
   constructor(thresholds: Partial<AlarmThresholds> = {}) {
@@ -160,12 +168,14 @@ export class AlarmMonitor {
           'over the last steps: the policy is drifting off the tool format. See tools/malformed_frequency and tool_errors/* in the metrics; add a KL penalty (beta) or lower the learning rate.');
       }
     }
-    const prev = this.previousKl;
-    if (input.kl > th.klMax || (prev !== undefined && prev > 0 && input.kl > 0.05 && input.kl / prev > th.klGrowthFactor)) {
-      raise('kl_exploding', `KL to the reference is ${input.kl.toFixed(4)}${prev !== undefined ? ` (previous step ${prev.toFixed(4)})` : ''}: ` +
+    const baseline = this.recentKl.length === th.klWindow ? this.recentKl.reduce((a, b) => a + b, 0) / th.klWindow : undefined;
+    if (input.kl > th.klMax || (baseline !== undefined && baseline > 0 && input.kl > 0.05 && input.kl / baseline > th.klGrowthFactor)) {
+      const before = baseline !== undefined ? ` (mean of the previous ${th.klWindow} steps ${baseline.toFixed(4)})` : '';
+      raise('kl_exploding', `KL to the reference is ${input.kl.toFixed(4)}${before}: ` +
         'the policy is running away from the reference. Lower the learning rate, raise beta, or tighten clipping.');
     }
-    this.previousKl = input.kl;
+    this.recentKl.push(input.kl);
+    if (this.recentKl.length > th.klWindow) this.recentKl.shift();
     return raised;
   }
 

@@ -31,7 +31,7 @@
 
 import { readConversation } from './guide/conversation.js';
 import { dateNudge, literalNudge, numberNudge, numberStartNudge, unusedLiteralNudge } from './guide/copy-nudges.js';
-import { isoDates } from './guide/question-values.js';
+import { questionValues } from './guide/question-values.js';
 import { repeatNudge } from './guide/repeat-nudge.js';
 import { schemaNudges } from './guide/schema-nudges.js';
 import type { SqlTokenNudge } from './guide/sql-token-nudge.js';
@@ -66,9 +66,9 @@ function openString(generatedText: string): { key: string; text: string } | unde
 export function sqlDecodingGuide(promptText: string): SqlNextTokenGuide {
   const conversation = readConversation(promptText);
   const schema = schemaNudges(conversation);
+  const values = questionValues(conversation.questionText);
   // A literal copies from the conversation and from the question's dates as SQLite writes them.
-  const copyText = [conversation.text, ...isoDates(conversation.questionText)].join('\n');
-  const question = conversation.questionText;
+  const copyText = [conversation.text, ...values.dates].join('\n');
   /** Inside a literal, a number, a table name or a query's words. */
   const spelling = (generatedText: string, open: { key: string; text: string } | undefined): SqlTokenNudge[] => {
     const one = (nudge: SqlTokenNudge | undefined) => (nudge ? [nudge] : []);
@@ -80,7 +80,7 @@ export function sqlDecodingGuide(promptText: string): SqlNextTokenGuide {
       if (open === undefined) return copy;
       const before = open.text.slice(0, open.text.lastIndexOf("'"));
       const written = [...before.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!);
-      return [...copy, ...one(prefix === '' ? unusedLiteralNudge(question, written) : dateNudge(question, prefix, written))];
+      return [...copy, ...one(prefix === '' ? unusedLiteralNudge(values, written) : dateNudge(values, prefix, written))];
     }
     const table = /\b(?:FROM|JOIN)(\s+[A-Za-z0-9_]*)?$/i.exec(generatedText);
     if (table) return schema.afterFromOrJoin(table[1]?.trimStart());
@@ -88,7 +88,7 @@ export function sqlDecodingGuide(promptText: string): SqlNextTokenGuide {
     if (digits) return one(numberNudge(conversation.text, digits[0]));
     // The SQL of a query or SQL answer being written: an open JSON string that starts with SELECT or WITH.
     const sql = open?.text;
-    return sql !== undefined && /^\s*(?:SELECT|WITH)\b/i.test(sql) ? [...schema.inQuery(sql), ...one(numberStartNudge(question, sql))] : [];
+    return sql !== undefined && /^\s*(?:SELECT|WITH)\b/i.test(sql) ? [...schema.inQuery(sql), ...one(numberStartNudge(values, sql))] : [];
   };
   return (generatedText) => {
     const open = openString(generatedText);

@@ -4,7 +4,7 @@
  */
 import type { SqlTokenNudge } from './sql-token-nudge.js';
 import { isWordChar } from './conversation.js';
-import { isoDates, numbersIn, questionNumbers, wordStarts } from './question-values.js';
+import { CONTINUATION_CHARS, numbersIn, type QuestionValues } from './question-values.js';
 import { byFirstChar, startsOneOf } from './word-groups.js';
 
 /**
@@ -25,8 +25,6 @@ export const UNUSED_VALUE_BIAS = 8;
 export const DATE_BIAS = 4;
 /** Continuations looked at, at most: a short literal prefix can start hundreds of words. */
 const MAX_CONTINUATIONS = 400;
-/** Characters of each continuation kept: longer than any token. */
-const CONTINUATION_CHARS = 24;
 
 /** Where each occurrence of `prefix` in `text` starts a word (or, for numbers, a number), and what follows it. */
 function continuations(text: string, prefix: string, startsAt: (i: number) => boolean): string[] {
@@ -85,15 +83,16 @@ export function numberNudge(text: string, digits: string): SqlTokenNudge | undef
  *
  * @example
  * ```ts
- * unusedLiteralNudge('Tiers bronze, silver or gold?', ['gold'])?.favours('silver'); // true
- * unusedLiteralNudge('Tiers bronze, silver or gold?', ['gold'])?.favours('gold'); // false
+ * const values = questionValues('Tiers bronze, silver or gold?');
+ * unusedLiteralNudge(values, ['gold'])?.favours('silver'); // true
+ * unusedLiteralNudge(values, ['gold'])?.favours('gold'); // false
  * ```
  */
-export function unusedLiteralNudge(question: string, written: readonly string[]): SqlTokenNudge | undefined {
+export function unusedLiteralNudge(values: QuestionValues, written: readonly string[]): SqlTokenNudge | undefined {
   if (written.length === 0) return undefined;
   const used = written.map((w) => w.toLowerCase()).filter((w) => w.length > 0);
   const isUsed = (start: string) => used.some((w) => start.toLowerCase().startsWith(w) && !isWordChar(start[w.length]));
-  const unused = byFirstChar([...wordStarts(question, CONTINUATION_CHARS), ...isoDates(question)].filter((start) => !isUsed(start)));
+  const unused = byFirstChar([...values.words, ...values.dates].filter((start) => !isUsed(start)));
   return unused.size === 0 ? undefined : { bias: UNUSED_VALUE_BIAS, favours: (t) => startsOneOf(unused, t) };
 }
 
@@ -105,15 +104,16 @@ export function unusedLiteralNudge(question: string, written: readonly string[])
  *
  * @example
  * ```ts
- * numberStartNudge('Between 230 and 1200?', 'SELECT * FROM t WHERE n BETWEEN 230 AND')?.favours(' 12'); // true
- * numberStartNudge('Between 230 and 1200?', 'SELECT * FROM t WHERE n BETWEEN 230 AND')?.favours(' 23'); // false
+ * const values = questionValues('Between 230 and 1200?');
+ * numberStartNudge(values, 'SELECT * FROM t WHERE n BETWEEN 230 AND')?.favours(' 12'); // true
+ * numberStartNudge(values, 'SELECT * FROM t WHERE n BETWEEN 230 AND')?.favours(' 23'); // false
  * ```
  */
-export function numberStartNudge(question: string, sqlSoFar: string): SqlTokenNudge | undefined {
+export function numberStartNudge(values: QuestionValues, sqlSoFar: string): SqlTokenNudge | undefined {
   if (!NUMBER_SLOT.test(sqlSoFar)) return undefined;
   const written = new Set(numbersIn(sqlSoFar.replace(/'(?:[^']|'')*'/g, "''")));
   // The first in the question's order: a range is said low to high, as BETWEEN wants it ("from $39 to $65").
-  const unused = questionNumbers(question).filter((n) => !written.has(n)).slice(0, 1);
+  const unused = values.numbers.filter((n) => !written.has(n)).slice(0, 1);
   const starts = /\s$/.test(sqlSoFar) ? unused : [...unused, ...unused.map((n) => ` ${n}`)];
   return unused.length === 0 ? undefined : { bias: UNUSED_VALUE_BIAS, favours: (t) => starts.some((s) => s.startsWith(t)) };
 }
@@ -127,12 +127,12 @@ const NUMBER_SLOT = /(?:[<>]=?|=|\bBETWEEN|\bBETWEEN\s+-?[0-9.]+\s+AND|\bLIMIT|\
  *
  * @example
  * ```ts
- * dateNudge('Born after June 29, 2010?', '2010-0', [])?.favours('6'); // true
+ * dateNudge(questionValues('Born after June 29, 2010?'), '2010-0', [])?.favours('6'); // true
  * ```
  */
-export function dateNudge(question: string, prefix: string, written: readonly string[]): SqlTokenNudge | undefined {
+export function dateNudge(values: QuestionValues, prefix: string, written: readonly string[]): SqlTokenNudge | undefined {
   if (!/^[0-9]/.test(prefix)) return undefined;
-  const dates = isoDates(question).filter((d) => d.startsWith(prefix));
+  const dates = values.dates.filter((d) => d.startsWith(prefix));
   const unused = dates.filter((d) => !written.includes(d));
   const rests = (unused.length > 0 ? unused : dates).map((d) => d.slice(prefix.length));
   if (rests.length === 0) return undefined;

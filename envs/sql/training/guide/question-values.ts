@@ -6,6 +6,9 @@
  */
 import { isWordChar } from './conversation.js';
 
+/** Characters of each continuation a copy looks at: longer than any token. */
+export const CONTINUATION_CHARS = 24;
+
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const MONTH = `(${MONTHS.join('|')})`;
 const pad2 = (n: string | number) => String(n).padStart(2, '0');
@@ -63,4 +66,26 @@ export function wordStarts(text: string, chars: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; i++) if (isWordChar(text[i]) && !isWordChar(text[i - 1])) out.push(text.slice(i, i + chars));
   return out;
+}
+
+/** What {@link questionValues} reads from a question, once per prompt. */
+export interface QuestionValues {
+  /** Its dates in ISO form ({@link isoDates}). */
+  readonly dates: readonly string[];
+  /** Its numbers, in order ({@link questionNumbers}). */
+  readonly numbers: readonly string[];
+  /** Where each of its words starts, with what follows ({@link wordStarts}, {@link CONTINUATION_CHARS} characters). */
+  readonly words: readonly string[];
+}
+
+/**
+ * The question's values, read once for a prompt: the guide's value nudges look them up at every token.
+ *
+ * @example
+ * ```ts
+ * questionValues('Fees from $39 to $65 before June 29, 2010?').numbers; // ['39', '65', '29', '2010']
+ * ```
+ */
+export function questionValues(question: string): QuestionValues {
+  return { dates: isoDates(question), numbers: questionNumbers(question), words: wordStarts(question, CONTINUATION_CHARS) };
 }

@@ -26,10 +26,19 @@ describe('readConversation', () => {
   });
 
   it('reads the latest query and whether its response was an error', () => {
-    const query = (sql: string, response: string) => `{"name": "query", "arguments": {"sql":"${sql}"}}\n<tool_response>\n${response}\n</tool_response>\n`;
-    expect(readConversation(`Question: q\n${query('SELECT 1', '| 1 |')}`).latestQuery).toEqual({ sql: 'SELECT 1', failed: false });
-    expect(readConversation(`Question: q\n${query('SELECT 1', '| 1 |')}${query("SELECT \\\"x\\\"", 'Error: no such column: x.')}`).latestQuery).toEqual({ sql: 'SELECT \\"x\\"', failed: true });
+    const query = (sql: string, response: string) => `<tool_call>\n{"name": "query", "arguments": {"sql":"${sql}"}}\n</tool_call>\n<tool_response>\n${response}\n</tool_response>\n`;
+    const opening = '<tool_call>\n{"name": "query", "arguments": {"sql":"';
+    const ok = readConversation(`Question: q\n${query('SELECT 1', '| 1 |')}`);
+    expect(ok.latestQuery).toEqual({ sql: 'SELECT 1', failed: false, opening, unknownColumn: undefined });
+    expect(ok.failedQueries).toBe(0);
+    const failed = readConversation(`Question: q\n${query("SELECT \\\"x\\\"", 'Error: no such column: x.')}${query('SELECT 1', '| 1 |')}${query("SELECT \\\"x\\\"", 'Error: no such column: x.')}`);
+    expect(failed.latestQuery).toEqual({ sql: 'SELECT \\"x\\"', failed: true, opening, unknownColumn: 'x' });
+    expect(failed.failedQueries).toBe(2);
+    // The unknown column of a qualified name is the column's own.
+    expect(readConversation(`Question: q\n${query('SELECT T1.x FROM t AS T1', 'Error: no such column: T1.x. Columns of t: a')}`).latestQuery?.unknownColumn).toBe('x');
     expect(readConversation('Question: q').latestQuery).toBeUndefined();
+    // A call written without its tag has no opening of its own (not an earlier call's).
+    expect(readConversation(`Question: q\n${query('SELECT 1', '| 1 |')}{"sql":"SELECT 2"}`).latestQuery?.opening).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COLUMN_COPY_BIAS, COPY_BIAS, DATE_BIAS, IDENTIFIER_BIAS, REPEAT_BIAS, TABLE_BIAS, TABLE_COPY_BIAS, UNUSED_VALUE_BIAS, sqlDecodingGuide } from '../../envs/sql/training/sql-decoding-guide.js';
+import { COLUMN_COPY_BIAS, COPY_BIAS, DATE_BIAS, IDENTIFIER_BIAS, REPAIR_BIAS, REPAIR_SLOT_BIAS, REPEAT_BIAS, RETRIES, RETRY_BIAS, TABLE_BIAS, TABLE_COPY_BIAS, UNUSED_VALUE_BIAS, sqlDecodingGuide } from '../../envs/sql/training/sql-decoding-guide.js';
 
 const prompt = [
   '<|im_start|>system\nYou answer questions. Question: not this one, Zebra 77.<|im_end|>',
@@ -213,6 +213,49 @@ describe('sqlDecodingGuide', () => {
     it('says nothing once the query names a table whose columns were not listed, or listed only in part', () => {
       expect(sqlDecodingGuide(failed)(answer('SELECT title FROM product WHERE '))).toBeUndefined();
       expect(sqlDecodingGuide(failed)(answer('SELECT qty FROM order_item WHERE '))).toBeUndefined();
+    });
+
+    it('at the start of the next turn, asks for a query again, in the call the policy wrote, and then checks it', () => {
+      const opening = sql('');
+      // Token by token through the opening, tokens that go on with it and only those; then the rewrite's own nudges.
+      expect(biases(failed, '')).toEqual([RETRY_BIAS]);
+      expect(checked('', ['<tool_call>', '<tool', '<tool_response>', 'I'])).toEqual(['<tool_call>', '<tool']);
+      expect(checked('<tool_call>\n{"name": "', ['query', 'answer', 'qu'])).toEqual(['query', 'qu']);
+      expect(checked(opening.slice(0, -1), ['"', '"SELECT', '""'])).toEqual(['"', '"SELECT']);
+      // Then the rewrite's own nudges (the failed query's text, the schema's check).
+      expect(biases(failed, opening)).toEqual([REPAIR_BIAS]);
+      expect(biases(failed, `${opening}SELECT `)).toEqual([REPAIR_BIAS, IDENTIFIER_BIAS, COLUMN_COPY_BIAS]);
+      // A turn that left the opening (a model that wrote something else first) is not pulled back.
+      expect(biases(failed, '<think>')).toEqual([]);
+    });
+
+    it('in the rewrite, favours the failed query\'s text, and in the unknown column\'s place the columns the error listed', () => {
+      const retry = sql;
+      const repair = (generated: string) => nudges(failed, retry(generated))[0]!;
+      // Before the column: the failed query's text.
+      expect(repair('SELECT id FROM orders WH').bias).toBe(REPAIR_BIAS);
+      expect(['ERE', 'EN'].filter((t) => repair('SELECT id FROM orders WH').favours(t))).toEqual(['ERE']);
+      // In the column's place: a column of the failed query's table, not a function or keyword the schema check allows.
+      expect(repair('SELECT id FROM orders WHERE ').bias).toBe(REPAIR_SLOT_BIAS);
+      expect(['stat', 'status', 'cust', 'sign', 'state', 'status ='].filter((t) => repair('SELECT id FROM orders WHERE ').favours(t))).toEqual(['stat', 'status', 'cust', 'status =']);
+      // A token that finishes the text before the place and starts the name is held to the same.
+      expect([' status', ' sign'].filter((t) => repair('SELECT id FROM orders WHERE').favours(t))).toEqual([' status']);
+      // Inside the new name: it may go on to a listed column; once whole, the failed query's text after the column.
+      expect(repair('SELECT id FROM orders WHERE stat').bias).toBe(REPAIR_SLOT_BIAS);
+      expect(['us', 'us =', 'e', ' ='].filter((t) => repair('SELECT id FROM orders WHERE stat').favours(t))).toEqual(['us', 'us =']);
+      expect([' =', " = 'x'", ' <'].filter((t) => repair('SELECT id FROM orders WHERE status').favours(t))).toEqual([' =', " = 'x'"]);
+      expect(repair("SELECT id FROM orders WHERE status = 'x'").favours('"}}')).toBe(true);
+      // Once the rewrite leaves the failed query's text, or in an answer, it says nothing of it.
+      expect(biases(failed, retry('SELECT name '))).toEqual([IDENTIFIER_BIAS, COLUMN_COPY_BIAS]);
+      expect(biases(failed, answer('SELECT id FROM orders WH'))).toEqual([IDENTIFIER_BIAS, COLUMN_COPY_BIAS]);
+    });
+
+    it(`asks for at most ${RETRIES} retry: after that many failed queries, the policy chooses`, () => {
+      const again = failed.replace(/<\|im_start\|>assistant\n$/, `<|im_start|>assistant\n${sql('SELECT id FROM orders WHERE stat = 1')}"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\nError: no such column: stat. Columns of orders: id, customer_id, status.\n</tool_response><|im_end|>\n<|im_start|>assistant\n`);
+      expect(biases(again, '')).toEqual(RETRIES >= 2 ? [RETRY_BIAS] : []);
+      // After a query that ran, the answer is the policy's: no retry asked.
+      const ran = prompt.replace('<|im_start|>assistant\n', `<|im_start|>assistant\n${sql('SELECT 1')}"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\n| 1 |\n</tool_response><|im_end|>\n<|im_start|>assistant\n`);
+      expect(biases(ran, '')).toEqual([]);
     });
   });
 });

@@ -3,7 +3,7 @@
  * schema-checked decoding for text-to-SQL): while a policy writes SQL, copies from the conversation
  * are favoured over spellings from memory. A small model knows *that* the question's name goes into
  * the `WHERE` clause and *which* of the listed tables it needs far more often than it can spell
- * either (docs/train.md, Attempts 13–15 and 23):
+ * either (docs/train.md, Attempts 13–15, 23 and 24):
  *
  * - inside a string literal, tokens that continue a word sequence of the conversation (the question,
  *   the results and hints, earlier queries) or one of the question's dates in ISO form ("June 29, 2010" is
@@ -23,7 +23,11 @@
  * - where such a query names a column, more gently, a shown column the question names ("start date" →
  *   `start_date`);
  * - in an answer's SQL, while it repeats the latest query that ran, that query's continuation, on top of
- *   the nudges above: the protocol SFT teaches (answer with the query whose result you saw).
+ *   the nudges above: the protocol SFT teaches (answer with the query whose result you saw);
+ * - at the start of a turn after a failed query (the first), a query call's opening: the rewrite the error
+ *   asks for, held to the names the error lists, rather than an answer with SQL that already failed; in that
+ *   rewrite, after an unknown-column error, the failed query's text, and in the column's place a column the
+ *   error listed.
  *
  * The guide reads only what the policy sees: the conversation from the first observation on. It reads the
  * prompt once, when made for a row (`guide/conversation.ts`), and at each token only what the turn has written.
@@ -33,12 +37,14 @@ import { readConversation } from './guide/conversation.js';
 import { dateNudge, literalNudge, numberNudge, numberStartNudge, unusedLiteralNudge } from './guide/copy-nudges.js';
 import { questionValues } from './guide/question-values.js';
 import { repeatNudge } from './guide/repeat-nudge.js';
-import { schemaNudges } from './guide/schema-nudges.js';
+import { repairNudges, retryNudge } from './guide/retry-nudge.js';
+import { schemaNudges, tablesNamed } from './guide/schema-nudges.js';
 import type { SqlTokenNudge } from './guide/sql-token-nudge.js';
 
 export type { SqlTokenNudge } from './guide/sql-token-nudge.js';
 export { COPY_BIAS, DATE_BIAS, UNUSED_VALUE_BIAS } from './guide/copy-nudges.js';
 export { REPEAT_BIAS } from './guide/repeat-nudge.js';
+export { REPAIR_BIAS, REPAIR_SLOT_BIAS, RETRIES, RETRY_BIAS } from './guide/retry-nudge.js';
 export { COLUMN_COPY_BIAS, IDENTIFIER_BIAS, TABLE_BIAS, TABLE_COPY_BIAS } from './guide/schema-nudges.js';
 
 /** A row's guide for one turn: the nudges for its next token from what the turn has written so far (the trainer's `NextTokenGuide`). */
@@ -67,6 +73,10 @@ export function sqlDecodingGuide(promptText: string): SqlNextTokenGuide {
   const conversation = readConversation(promptText);
   const schema = schemaNudges(conversation);
   const values = questionValues(conversation.questionText);
+  // The failed query's tables' columns, where the conversation shows them all: what may take the unknown column's place.
+  const failedTables = tablesNamed(conversation.latestQuery?.sql ?? '');
+  const repairColumns = failedTables.length > 0 && failedTables.every((t) => conversation.columns.has(t)) ? failedTables.flatMap((t) => conversation.columns.get(t)!) : undefined;
+  const repair = repairNudges(conversation.latestQuery, repairColumns);
   // A literal copies from the conversation and from the question's dates as SQLite writes them.
   const copyText = [conversation.text, ...values.dates].join('\n');
   /** Inside a literal, a number, a table name or a query's words. */
@@ -91,8 +101,10 @@ export function sqlDecodingGuide(promptText: string): SqlNextTokenGuide {
     return sql !== undefined && /^\s*(?:SELECT|WITH)\b/i.test(sql) ? [...schema.inQuery(sql), ...one(numberStartNudge(values, sql))] : [];
   };
   return (generatedText) => {
+    const retry = retryNudge(conversation, generatedText);
+    if (retry) return retry;
     const open = openString(generatedText);
-    const repeat = open?.key === 'value' ? repeatNudge(conversation.latestQuery, open.text) : undefined;
+    const repeat = open?.key === 'value' ? repeatNudge(conversation.latestQuery, open.text) : open?.key === 'sql' ? repair(open.text) : undefined;
     const nudges = [...(repeat ? [repeat] : []), ...spelling(generatedText, open)];
     return nudges.length === 0 ? undefined : nudges.length === 1 ? nudges[0] : nudges;
   };

@@ -7,6 +7,10 @@
 export interface LatestQuery {
   readonly sql: string;
   readonly failed: boolean;
+  /** The call's text from its `<tool_call>` tag up to the SQL's opening quote, as the policy wrote it; undefined without the tag. */
+  readonly opening: string | undefined;
+  /** The column an unknown-column error named (`no such column: t.x` → `x`), if the query failed so. */
+  readonly unknownColumn: string | undefined;
 }
 
 /** What the policy has been shown. */
@@ -22,6 +26,8 @@ export interface Conversation {
   /** Each table's columns as shown, both lower case (see {@link readConversation}). */
   readonly columns: ReadonlyMap<string, readonly string[]>;
   readonly latestQuery: LatestQuery | undefined;
+  /** How many of the conversation's queries failed (their response has an `Error: ` line). */
+  readonly failedQueries: number;
 }
 
 /** Letters and digits of any script: what a word of the conversation is made of. */
@@ -58,10 +64,18 @@ function shownColumns(text: string): Map<string, string[]> {
   return columns;
 }
 
-/** The conversation's latest `"sql"` tool argument, and whether the text after it (its response) has an `Error: ` line. */
-function latestQuery(text: string): LatestQuery | undefined {
-  const latest = [...text.matchAll(/"sql"\s*:\s*"((?:[^"\\]|\\.)*)"/g)].at(-1);
-  return latest ? { sql: latest[1]!, failed: /^Error: /m.test(text.slice(latest.index + latest[0].length)) } : undefined;
+/** The conversation's `"sql"` tool arguments, in order: each with whether its response (the text up to the next one) has an `Error: ` line. */
+function queries(text: string): LatestQuery[] {
+  const calls = [...text.matchAll(/"sql"\s*:\s*"((?:[^"\\]|\\.)*)"/g)];
+  return calls.map((m, i) => {
+    const callStart = text.lastIndexOf('<tool_call>', m.index);
+    const sqlStart = m.index + m[0].length - m[1]!.length - 1;
+    const response = text.slice(m.index + m[0].length, calls[i + 1]?.index);
+    // A tag before an earlier call's end is not this call's (a call written without one).
+    const opening = callStart < 0 ? undefined : text.slice(callStart, sqlStart);
+    const unknownColumn = /^Error: no such column: (?:[A-Za-z0-9_]+\.)?([A-Za-z0-9_]+)/m.exec(response)?.[1];
+    return { sql: m[1]!, failed: /^Error: /m.test(response), opening: opening?.includes('</tool_call>') ? undefined : opening, unknownColumn };
+  });
 }
 
 /**
@@ -79,13 +93,15 @@ export function readConversation(promptText: string): Conversation {
   const start = /^Question: /m.exec(promptText)?.index;
   const text = start === undefined ? promptText : promptText.slice(start);
   const questionText = /^Question: (.*)$/m.exec(text)?.[1] ?? '';
+  const queried = queries(text);
   return {
     text,
     question: questionText.toLowerCase(),
     questionText,
     tables: lastLine(text, 'Tables: ')?.split(',').map((t) => t.trim()).filter((t) => t.length > 0),
     columns: shownColumns(text),
-    latestQuery: latestQuery(text),
+    latestQuery: queried.at(-1),
+    failedQueries: queried.filter((q) => q.failed).length,
   };
 }
 

@@ -33,7 +33,7 @@ function nameEnd(text: string, from: number): number {
 }
 
 /** The tables a query names after FROM or JOIN so far (lower case). */
-function tablesNamed(sql: string): string[] {
+export function tablesNamed(sql: string): string[] {
   return [...sql.matchAll(/\b(?:FROM|JOIN)\s+([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])/gi)].map((m) => m[1]!.toLowerCase());
 }
 

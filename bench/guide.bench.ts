@@ -37,7 +37,7 @@ function prompt(): string {
 }
 
 /** The turn the guide follows, token by token (tiny-sql's tokens). */
-const TURN = `<tool_call>\n{"name": "answer", "arguments": {"value":"SELECT name FROM hiker WHERE city = 'Lisbon' AND created_on > '2021-01-01'"}}`;
+const TURN = `<tool_call>\n{"name": "query", "arguments": {"sql":"SELECT name FROM hiker WHERE city = 'Lisbon' AND created_on > '2021-01-01'"}}`;
 
 export default async function guideBench(): Promise<BenchSection> {
   const { tokenizer } = await loadModel(join(packageRoot(), 'models', 'tiny-sql'));
@@ -70,7 +70,7 @@ export default async function guideBench(): Promise<BenchSection> {
   const ms = (v: number) => v.toFixed(2);
   return {
     title: "Decoding guide: SQLEnv's guide per decode step (151,936 token texts)",
-    markdown: `One answer turn that rewrites a query after an unknown-column error (${steps.length} tiny-sql tokens, ${speaking} of them nudged: the copies inside the literals (the question's date in ISO form among them), the question's values not yet written where one starts, the table constraint after FROM, the identifier check over the columns the error listed, the column the question names), a prompt with a 40-row result; host milliseconds per step for the guide and the nudges' biases over 151,936 token texts (tiny-sql's 2,048, then pairs of them: Qwen3's vocabulary size), mean over the turn. Today a row's guide is made once from its prompt, and a call's \`NudgeApplier\` scans the vocabulary once per nudge object (the schema check returns the same object for the same state: a state that recurs in a turn is scanned once). The former \`(promptText, generatedText)\` interface read the prompt again at every token and scanned the vocabulary for every nudge at every step.
+    markdown: `One turn that retries a query after an unknown-column error (${steps.length} tiny-sql tokens, ${speaking} of them nudged: the query call's opening the guide asks for, the failed query's text and the listed columns in the unknown column's place, the copies inside the literals (the question's date in ISO form among them), the question's values not yet written where one starts, the table constraint after FROM, the identifier check over the columns the error listed, the column the question names), a prompt with a 40-row result; host milliseconds per step for the guide and the nudges' biases over 151,936 token texts (tiny-sql's 2,048, then pairs of them: Qwen3's vocabulary size), mean over the turn. Today a row's guide is made once from its prompt, and a call's \`NudgeApplier\` scans the vocabulary once per nudge object (the schema check returns the same object for the same state: a state that recurs in a turn is scanned once). The former \`(promptText, generatedText)\` interface read the prompt again at every token and scanned the vocabulary for every nudge at every step.
 
 ${mdTable(['guide', 'ms a step'], [
   ['today: made once per row, favoured tokens found once per nudge object', ms(todayMs)],

@@ -1,7 +1,8 @@
 /**
- * The retry after a failed query: SQLEnv's error says what went wrong and lists what exists (an unknown column's
- * error lists its table's columns), so the next turn queries again, where the guide holds the rewrite to those names,
- * instead of answering with SQL that already failed.
+ * The retry after a failed query, and its repair: SQLEnv's error says what went wrong and lists what exists (an
+ * unknown column's error lists its table's columns), so the next turn queries again instead of answering with SQL that
+ * already failed, and the rewrite keeps the failed query's text with a listed column in the unknown one's place
+ * (docs/train.md, Attempt 24: a SFT policy that never saw a retry rewrote the whole query from memory otherwise).
  */
 import type { Conversation, LatestQuery } from './conversation.js';
 import type { SqlTokenNudge } from './sql-token-nudge.js';
@@ -20,7 +21,7 @@ export const RETRIES = 1;
  * @example
  * ```ts
  * const opening = '<tool_call>\n{"name": "query", "arguments": {"sql": "';
- * const c = { latestQuery: { sql: 'SELECT x FROM t', failed: true, opening }, failedQueries: 1 };
+ * const c = { latestQuery: { sql: 'SELECT x FROM t', failed: true, opening, unknownColumn: 'x' }, failedQueries: 1 };
  * retryNudge(c, '<tool_call>\n{"name": "')?.favours('query'); // true
  * ```
  */
@@ -36,7 +37,7 @@ export function retryNudge(conversation: Pick<Conversation, 'latestQuery' | 'fai
 
 /** Logit bias of the failed query's text in its rewrite, around the unknown column (chosen on `validation_unseen_db`: 4, 8, 16, 32 give +3.4, +4.4, +4.9, +4.9 points over seeds 0 and 1 without the column's place; 16 is kept). */
 export const REPAIR_BIAS = 16;
-/** Logit bias, in the unknown column's place, of the columns the error listed for the failed query's tables. */
+/** Logit bias, in the unknown column's place, of the columns the error listed for the failed query's tables (8 and 100 tie; 8 is the gentler). */
 export const REPAIR_SLOT_BIAS = 8;
 
 /** Where `name` first occurs in `text` as a whole SQL name (any case), or -1. */

@@ -1,6 +1,7 @@
 /** The answer that repeats its query: the protocol SFT teaches (answer with the query whose result you saw). */
 import type { LatestQuery } from './conversation.js';
 import type { SqlTokenNudge } from './sql-token-nudge.js';
+import { continuesText } from './word-groups.js';
 
 /**
  * Logit bias of repeating the latest query in an SQL answer: in effect a constraint. On `validation` 4, 8 and 100 tie;
@@ -22,5 +23,5 @@ export const REPEAT_BIAS = 100;
 export function repeatNudge(latest: LatestQuery | undefined, answer: string): SqlTokenNudge | undefined {
   if (latest === undefined || latest.failed || !latest.sql.startsWith(answer)) return undefined;
   const rest = `${latest.sql.slice(answer.length)}"`;
-  return { bias: REPEAT_BIAS, favours: (t) => rest.startsWith(t) || t.startsWith(rest) };
+  return { bias: REPEAT_BIAS, favours: (t) => continuesText(rest, t) };
 }

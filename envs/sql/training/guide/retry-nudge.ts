@@ -6,7 +6,7 @@
  */
 import type { Conversation, LatestQuery } from './conversation.js';
 import type { SqlTokenNudge } from './sql-token-nudge.js';
-import { prefixSet } from './word-groups.js';
+import { continuesText, prefixSet } from './word-groups.js';
 
 /** Logit bias of the query call's opening after a failed query: in effect a constraint. */
 export const RETRY_BIAS = 100;
@@ -48,9 +48,6 @@ function nameIndex(text: string, name: string): number {
 /** The run of SQL name characters `text` starts with. */
 const leadingName = (text: string): string => /^[A-Za-z0-9_]*/.exec(text)![0];
 
-/** Whether token text `t` goes on with `rest`, or finishes it and goes beyond. */
-const continues = (rest: string, t: string): boolean => rest.startsWith(t) || t.startsWith(rest);
-
 /**
  * The rewrite of a query that failed on an unknown column, as nudges for its SQL (`sql`: written so far, JSON-escaped
  * as the failed one is): the failed query's text, and in the column's place one of `columns` (those the error listed
@@ -79,7 +76,7 @@ export function repairNudges(latest: LatestQuery | undefined, columns: readonly 
     const name = stem + leadingName(t).toLowerCase();
     const beyond = t.slice(name.length - stem.length);
     if (beyond === '') return name !== '' && (prefixes?.has(name) ?? true);
-    return name !== '' && (whole?.has(name) ?? true) && continues(after, beyond);
+    return name !== '' && (whole?.has(name) ?? true) && continuesText(after, beyond);
   };
   return (sql) => {
     if (before.startsWith(sql)) {
@@ -96,6 +93,6 @@ export function repairNudges(latest: LatestQuery | undefined, columns: readonly 
     if (written === '') return { bias: REPAIR_SLOT_BIAS, favours: (t) => t.length > 0 && inPlace(name.toLowerCase(), t) };
     if (!after.startsWith(written) || after === written) return undefined;
     const rest = after.slice(written.length);
-    return { bias: REPAIR_BIAS, favours: (t) => t.length > 0 && continues(rest, t) };
+    return { bias: REPAIR_BIAS, favours: (t) => t.length > 0 && continuesText(rest, t) };
   };
 }

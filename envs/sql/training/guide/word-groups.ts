@@ -44,3 +44,14 @@ export function prefixSet(strings: Iterable<string>): ReadonlySet<string> {
   for (const s of strings) for (let n = 1; n <= s.length; n++) out.add(s.slice(0, n));
   return out;
 }
+
+/**
+ * Whether token text `t` goes on with `rest` (a text the guide wants written next), or finishes it and goes beyond.
+ *
+ * @example
+ * ```ts
+ * continuesText('FROM t"', 'FR'); // true
+ * continuesText('FROM t"', 'FROM t"}}'); // true
+ * ```
+ */
+export const continuesText = (rest: string, t: string): boolean => rest.startsWith(t) || t.startsWith(rest);

@@ -59,8 +59,9 @@ export interface SqlEnvOptions {
   queryCache?: QueryResultCache | false;
   /**
    * After a query that found nothing (no rows, or one row of zeros and NULLs), name each text value it compared a
-   * column with that is in no row, with the column's closest values: `No row has country = 'Span'. Closest values
-   * of venue.country: 'Spain', 'Japan', 'Sweden'.` Default true; false shows the bare result.
+   * column with that is in no row, with the column's closest values and the queried tables' other columns that have
+   * the value: `No row has country = 'Span'. Closest values of venue.country: 'Spain', 'Japan', 'Sweden'.`, `… port.city
+   * has 'Lisbon'.` Default true; false shows the bare result.
    */
   valueHints?: boolean;
   /**

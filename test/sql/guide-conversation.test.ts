@@ -1,6 +1,6 @@
 /** What the SQL guide reads from a prompt, once: the question, the listed tables, the shown columns, the latest query. */
 import { describe, expect, it } from 'vitest';
-import { mentions, readConversation } from '../../envs/sql/training/guide/conversation.js';
+import { mentions, readConversation, tablesNamed } from '../../envs/sql/training/guide/conversation.js';
 import { prefixSet } from '../../envs/sql/training/guide/word-groups.js';
 
 describe('readConversation', () => {
@@ -29,16 +29,54 @@ describe('readConversation', () => {
     const query = (sql: string, response: string) => `<tool_call>\n{"name": "query", "arguments": {"sql":"${sql}"}}\n</tool_call>\n<tool_response>\n${response}\n</tool_response>\n`;
     const opening = '<tool_call>\n{"name": "query", "arguments": {"sql":"';
     const ok = readConversation(`Question: q\n${query('SELECT 1', '| 1 |')}`);
-    expect(ok.latestQuery).toEqual({ sql: 'SELECT 1', failed: false, opening, unknownColumn: undefined });
-    expect(ok.failedQueries).toBe(0);
+    expect(ok.latestQuery).toEqual({ sql: 'SELECT 1', tables: [], failed: false, opening, unknownColumn: undefined, misplacedValue: undefined });
+    expect(ok.rewritesAsked).toBe(0);
     const failed = readConversation(`Question: q\n${query("SELECT \\\"x\\\"", 'Error: no such column: x.')}${query('SELECT 1', '| 1 |')}${query("SELECT \\\"x\\\"", 'Error: no such column: x.')}`);
-    expect(failed.latestQuery).toEqual({ sql: 'SELECT \\"x\\"', failed: true, opening, unknownColumn: 'x' });
-    expect(failed.failedQueries).toBe(2);
+    expect(failed.latestQuery).toEqual({ sql: 'SELECT \\"x\\"', tables: [], failed: true, opening, unknownColumn: 'x', misplacedValue: undefined });
+    expect(failed.rewritesAsked).toBe(2);
     // The unknown column of a qualified name is the column's own.
     expect(readConversation(`Question: q\n${query('SELECT T1.x FROM t AS T1', 'Error: no such column: T1.x. Columns of t: a')}`).latestQuery?.unknownColumn).toBe('x');
     expect(readConversation('Question: q').latestQuery).toBeUndefined();
+    // Its tables, as the FROM and JOIN clauses name them, lower case: what the repair and the schema check scope to.
+    expect(readConversation(`Question: q\n${query('SELECT T1.a FROM Port AS T1 JOIN chef AS T2 ON T1.id = T2.port_id', '| 1 |')}`).latestQuery?.tables).toEqual(['port', 'chef']);
     // A call written without its tag has no opening of its own (not an earlier call's).
     expect(readConversation(`Question: q\n${query('SELECT 1', '| 1 |')}{"sql":"SELECT 2"}`).latestQuery?.opening).toBeUndefined();
+  });
+});
+
+describe('readConversation: a value another column holds', () => {
+  const query = (sql: string, response: string) => `<tool_call>\n{"name": "query", "arguments": {"sql":"${sql}"}}\n</tool_call>\n<tool_response>\n${response}\n</tool_response>\n`;
+  const empty = '| COUNT(*) |\n| 0 |';
+
+  it("reads the hint's compared column, where it stands in the SQL, and the columns that hold the value", () => {
+    const sql = "SELECT COUNT(*) FROM port AS T1 WHERE T1.name = 'Lisbon'";
+    const hint = "No row has name = 'Lisbon'. Closest values of port.name: 'Lisbon Quay', 'Leith', 'Bilbao'. port.city and port.region have 'Lisbon'.";
+    const c = readConversation(`Question: How many ports are in Lisbon?\n${query(sql, `${empty}\n${hint}`)}`);
+    expect(c.latestQuery?.misplacedValue).toEqual({ column: 'name', at: sql.indexOf("name = 'Lisbon'"), holders: ['city', 'region'] });
+    expect(c.latestQuery?.failed).toBe(false);
+    expect(c.rewritesAsked).toBe(1);
+  });
+
+  it('finds the comparison, not an earlier use of the same column, and reads a quoted value', () => {
+    const sql = "SELECT name FROM chef WHERE name = 'O''Hara'";
+    const hint = "No row has name = 'O''Hara'. Closest values of chef.name: 'Ada', 'Bo', 'Cy'. chef.surname has 'O''Hara'.";
+    const c = readConversation(`Question: q\n${query(sql, `| name |\n${hint}`)}`);
+    expect(c.latestQuery?.misplacedValue).toEqual({ column: 'name', at: sql.lastIndexOf('name'), holders: ['surname'] });
+  });
+
+  it('asks for nothing where the hint names no other column, or there is no hint', () => {
+    const sql = "SELECT COUNT(*) FROM port WHERE name = 'Lisbn'";
+    const hint = "No row has name = 'Lisbn'. Closest values of port.name: 'Lisbon', 'Leith', 'Bilbao'.";
+    expect(readConversation(`Question: q\n${query(sql, `${empty}\n${hint}`)}`).latestQuery?.misplacedValue).toBeUndefined();
+    expect(readConversation(`Question: q\n${query(sql, empty)}`).rewritesAsked).toBe(0);
+  });
+});
+
+describe('tablesNamed', () => {
+  it('reads the names after FROM and JOIN, lower case, and not a subquery or a longer word', () => {
+    expect(tablesNamed('SELECT T1.name FROM port AS T1 JOIN Chef')).toEqual(['port', 'chef']);
+    expect(tablesNamed('SELECT x FROM (SELECT y FROM inner_t)')).toEqual(['inner_t']);
+    expect(tablesNamed('SELECT fromage FROM')).toEqual([]);
   });
 });
 

@@ -251,11 +251,40 @@ describe('sqlDecodingGuide', () => {
     });
 
     it(`asks for at most ${RETRIES} retry: after that many failed queries, the policy chooses`, () => {
-      const again = failed.replace(/<\|im_start\|>assistant\n$/, `<|im_start|>assistant\n${sql('SELECT id FROM orders WHERE stat = 1')}"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\nError: no such column: stat. Columns of orders: id, customer_id, status.\n</tool_response><|im_end|>\n<|im_start|>assistant\n`);
-      expect(biases(again, '')).toEqual(RETRIES >= 2 ? [RETRY_BIAS] : []);
+      const failAgain = (context: string) => context.replace(/<\|im_start\|>assistant\n$/, `<|im_start|>assistant\n${sql('SELECT id FROM orders WHERE stat = 1')}"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\nError: no such column: stat. Columns of orders: id, customer_id, status.\n</tool_response><|im_end|>\n<|im_start|>assistant\n`);
+      let context = failed;
+      for (let n = 1; n < RETRIES; n++) context = failAgain(context);
+      expect(biases(context, '')).toEqual([RETRY_BIAS]);
+      expect(biases(failAgain(context), '')).toEqual([]);
       // After a query that ran, the answer is the policy's: no retry asked.
       const ran = prompt.replace('<|im_start|>assistant\n', `<|im_start|>assistant\n${sql('SELECT 1')}"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\n| 1 |\n</tool_response><|im_end|>\n<|im_start|>assistant\n`);
       expect(biases(ran, '')).toEqual([]);
     });
+  });
+});
+
+describe('sqlDecodingGuide after a query whose value another column holds (SQLEnv\'s value hint)', () => {
+  const turn = (call: string, response: string) => `<|im_start|>assistant\n${sql(call)}"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\n${response}\n</tool_response><|im_end|>\n<|im_start|>assistant\n`;
+  const ports = (response: string) => ['<|im_start|>user\nQuestion: How many ports are in Lisbon?', '', 'Database: harbours', '', 'Tables: port, ship<|im_end|>', turn("SELECT COUNT(*) FROM port WHERE name = 'Lisbon'", response)].join('\n');
+  const hinted = ports("| COUNT(*) |\n| 0 |\nNo row has name = 'Lisbon'. Closest values of port.name: 'Lisbon Quay', 'Leith', 'Bilbao'. port.city has 'Lisbon'.");
+
+  it('asks for a query again, and in the compared column\'s place favours the column the hint named', () => {
+    expect(biases(hinted, '')).toEqual([RETRY_BIAS]);
+    const repair = (generated: string) => nudges(hinted, sql(generated))[0]!;
+    expect(repair('SELECT COUNT(*) FROM po').bias).toBe(REPAIR_BIAS);
+    expect(repair('SELECT COUNT(*) FROM port WHERE ').bias).toBe(REPAIR_SLOT_BIAS);
+    expect(['city', 'ci', 'name', 'country'].filter((t) => repair('SELECT COUNT(*) FROM port WHERE ').favours(t))).toEqual(['city', 'ci']);
+    expect([" = 'Lisbon'", ' > 3'].filter((t) => repair('SELECT COUNT(*) FROM port WHERE city').favours(t))).toEqual([" = 'Lisbon'"]);
+  });
+
+  it('asks for nothing after a hint that names no other column, or a result with rows', () => {
+    expect(biases(ports("| COUNT(*) |\n| 0 |\nNo row has name = 'Lisbon'. Closest values of port.name: 'Lisbon Quay', 'Leith', 'Bilbao'."), '')).toEqual([]);
+    expect(biases(ports('| COUNT(*) |\n| 4 |'), '')).toEqual([]);
+  });
+
+  it(`counts the hint among the ${RETRIES} retries asked: after an unknown-column error, it asks for a second one only if RETRIES allows`, () => {
+    const failedFirst = (n: number) => hinted.replace('Tables: port, ship<|im_end|>\n', `Tables: port, ship<|im_end|>\n${turn('SELECT COUNT(*) FROM port WHERE town = 1', 'Error: no such column: town. Columns of port: id, name, city.').repeat(n)}`);
+    expect(biases(failedFirst(RETRIES - 1), '')).toEqual([RETRY_BIAS]);
+    expect(biases(failedFirst(RETRIES), '')).toEqual([]);
   });
 });

@@ -54,6 +54,24 @@ describe('value hints: the pure parts', () => {
   });
 });
 
+describe('value hints: the column that holds the value', () => {
+  const values: Record<string, string[]> = { 'port.name': ['Lisbon Quay', 'Leith'], 'port.city': ['lisbon', 'Perth'], 'port.region': ['Lisbon', 'Fife'], 'ship.home': ['Oslo'] };
+  const source: ValueHintSource = {
+    tables: ['port', 'ship'],
+    columns: (t) => (t === 'port' ? ['id', 'name', 'city', 'region'] : ['id', 'name', 'home']),
+    textValues: async (t, c) => values[`${t}.${c}`] ?? [],
+  };
+
+  it('names the other columns of the queried tables that have the value (any case, their spelling), up to two', async () => {
+    expect(await valueHint("SELECT COUNT(*) FROM port WHERE name = 'Lisbon'", source)).toBe(
+      "No row has name = 'Lisbon'. Closest values of port.name: 'Lisbon Quay', 'Leith'. port.city and port.region have 'lisbon'.",
+    );
+    expect(await valueHint("SELECT COUNT(*) FROM port WHERE region = 'Leith'", source)).toBe("No row has region = 'Leith'. Closest values of port.region: 'Lisbon', 'Fife'. port.name has 'Leith'.");
+    // Only the tables the query names: ship.home has 'Oslo', but the query reads port.
+    expect(await valueHint("SELECT COUNT(*) FROM port WHERE name = 'Oslo'", source)).toBe("No row has name = 'Oslo'. Closest values of port.name: 'Lisbon Quay', 'Leith'.");
+  });
+});
+
 describe('value hints in SQLEnv', () => {
   const concert = useFixtureEnv();
   const firstQuery = async (sql: string, options: ConstructorParameters<typeof SQLEnv>[0] = {}) => {
@@ -74,6 +92,11 @@ describe('value hints in SQLEnv', () => {
     expect(obs.result).toMatch(/\nNo row has country = 'Frnace'\. Closest values of singer\.country: 'France', /);
     const names = await firstQuery("SELECT count(*) FROM singer WHERE name = 'Sharp Joe'");
     expect(names.result).toContain("Closest values of singer.name: 'Joe Sharp'");
+  });
+
+  it('says which column of the queried table has a value compared with the wrong one, from the real database', async () => {
+    const obs = await firstQuery("SELECT count(*) FROM singer WHERE name = 'france'");
+    expect(obs.result).toMatch(/\nNo row has name = 'france'\. Closest values of singer\.name: .*\. singer\.country has 'France'\.$/);
   });
 
   it('says nothing when the result has rows, when the value exists, or with valueHints: false', async () => {

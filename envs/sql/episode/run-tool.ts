@@ -27,7 +27,7 @@ export interface ToolContext {
   judge: JudgeConfig;
   /** Strict action mode: a table name must match exactly. */
   strict: boolean;
-  /** After a query that found nothing, list the closest values of a compared column whose value is in no row (`valueHint`). */
+  /** After a query that found nothing, list the closest values of a compared column whose value is in no row, and the other columns that have it (`valueHint`). */
   valueHints?: boolean;
   /** Answers repeated deterministic queries without the query process (off when undefined). */
   queryCache?: QueryResultCache | undefined;

@@ -132,7 +132,8 @@ export interface ValueHintSource {
 /**
  * For a query that found nothing: `No row has name = 'Brooksi Is'. Closest values of customer.name: 'Victor Brooks', …`,
  * for each of the first text comparisons whose value is in no row of its column (looked up in the tables the
- * query names). Undefined when every compared value exists, so the hint never contradicts the result.
+ * query names), and where another text column of those tables has the value, which one (`port.city has 'Lisbon'.`).
+ * Undefined when every compared value exists, so the hint never contradicts the result.
  *
  * @example
  * ```ts
@@ -151,7 +152,34 @@ export async function valueHint(sql: string, source: ValueHintSource): Promise<s
     const found = ignoresCase ? values.some((v) => v.toLowerCase() === value.toLowerCase()) : values.includes(value);
     if (values.length === 0 || found) continue;
     const closest = closestValues(value, values).map(quoteString);
-    lines.push(`No row has ${column} = ${quoteString(value)}. Closest values of ${table}.${exact}: ${closest.join(', ')}.`);
+    const elsewhere = await columnsHolding(value, named, `${table}.${exact}`, source);
+    const holders = elsewhere.length === 0 ? '' : ` ${elsewhere.map((e) => e.column).join(' and ')} ${elsewhere.length === 1 ? 'has' : 'have'} ${quoteString(elsewhere[0]!.spelling)}.`;
+    lines.push(`No row has ${column} = ${quoteString(value)}. Closest values of ${table}.${exact}: ${closest.join(', ')}.${holders}`);
   }
   return lines.length > 0 ? lines.join('\n') : undefined;
+}
+
+/** Columns a hint names as holding a compared value: the first few, so that a wide table cannot make the hint long or slow. */
+const HOLDING_COLUMNS = 2;
+
+/**
+ * The other text columns of `tables` (`table.column`, skipping `compared`) with a row whose value is `value` ignoring
+ * ASCII case, each with the value as that column spells it. A small model that reads "ports in Lisbon" as
+ * `name = 'Lisbon'` finds nothing; a hint that `port.city` has 'Lisbon' is the schema link it could not make, as value
+ * retrieval gives larger text-to-SQL systems (BRIDGE, CHESS).
+ */
+async function columnsHolding(value: string, tables: readonly string[], compared: string, source: ValueHintSource): Promise<{ column: string; spelling: string }[]> {
+  const out: { column: string; spelling: string }[] = [];
+  const wanted = value.toLowerCase();
+  for (const table of tables) {
+    for (const column of source.columns(table)) {
+      const name = `${table}.${column}`;
+      if (name === compared) continue;
+      const spelling = (await source.textValues(table, column)).find((v) => v.toLowerCase() === wanted);
+      if (spelling === undefined) continue;
+      out.push({ column: name, spelling });
+      if (out.length === HOLDING_COLUMNS) return out;
+    }
+  }
+  return out;
 }

@@ -27,7 +27,8 @@
  * - at the start of a turn after a failed query (the first), a query call's opening: the rewrite the error
  *   asks for, held to the names the error lists, rather than an answer with SQL that already failed; in that
  *   rewrite, after an unknown-column error, the failed query's text, and in the column's place a column the
- *   error listed.
+ *   error listed. The same after a query that found nothing where SQLEnv's value hint names another column that
+ *   holds a compared value (`port.city has 'Lisbon'`): that column in the compared one's place.
  *
  * The guide reads only what the policy sees: the conversation from the first observation on. It reads the
  * prompt once, when made for a row (`guide/conversation.ts`), and at each token only what the turn has written.
@@ -37,8 +38,8 @@ import { readConversation } from './guide/conversation.js';
 import { dateNudge, literalNudge, numberNudge, numberStartNudge, unusedLiteralNudge } from './guide/copy-nudges.js';
 import { questionValues } from './guide/question-values.js';
 import { repeatNudge } from './guide/repeat-nudge.js';
-import { repairNudges, retryNudge } from './guide/retry-nudge.js';
-import { schemaNudges, tablesNamed } from './guide/schema-nudges.js';
+import { repairNudges, repairSite, retryNudge } from './guide/retry-nudge.js';
+import { schemaNudges } from './guide/schema-nudges.js';
 import type { SqlTokenNudge } from './guide/sql-token-nudge.js';
 
 export type { SqlTokenNudge } from './guide/sql-token-nudge.js';
@@ -73,10 +74,7 @@ export function sqlDecodingGuide(promptText: string): SqlNextTokenGuide {
   const conversation = readConversation(promptText);
   const schema = schemaNudges(conversation);
   const values = questionValues(conversation.questionText);
-  // The failed query's tables' columns, where the conversation shows them all: what may take the unknown column's place.
-  const failedTables = tablesNamed(conversation.latestQuery?.sql ?? '');
-  const repairColumns = failedTables.length > 0 && failedTables.every((t) => conversation.columns.has(t)) ? failedTables.flatMap((t) => conversation.columns.get(t)!) : undefined;
-  const repair = repairNudges(conversation.latestQuery, repairColumns);
+  const repair = repairNudges(conversation.latestQuery?.sql ?? '', repairSite(conversation));
   // A literal copies from the conversation and from the question's dates as SQLite writes them.
   const copyText = [conversation.text, ...values.dates].join('\n');
   /** Inside a literal, a number, a table name or a query's words. */

@@ -3,15 +3,32 @@
  * nudges look up at every token of a turn (docs/train.md, Attempts 13–15).
  */
 
-/** The latest query of the conversation: its SQL as written in the tool call (JSON-escaped), and whether it failed. */
-export interface LatestQuery {
+/** A query of the conversation: its SQL as written in the tool call (JSON-escaped), and whether it failed. */
+export interface ConversationQuery {
   readonly sql: string;
+  /** The tables its SQL names after FROM or JOIN (lower case; {@link tablesNamed}). */
+  readonly tables: readonly string[];
   readonly failed: boolean;
   /** The call's text from its `<tool_call>` tag up to the SQL's opening quote, as the policy wrote it; undefined without the tag. */
   readonly opening: string | undefined;
   /** The column an unknown-column error named (`no such column: t.x` → `x`), if the query failed so. */
   readonly unknownColumn: string | undefined;
+  /** Where the query found nothing and SQLEnv's value hint said which other columns hold a value it compared: that comparison. */
+  readonly misplacedValue: MisplacedValue | undefined;
 }
+
+/** A comparison whose value is in no row of its column but in another column (`name = 'Lisbon'`, and `port.city has 'Lisbon'`). */
+export interface MisplacedValue {
+  /** The compared column as the query wrote it (`name`). */
+  readonly column: string;
+  /** Where that name stands in the query's SQL (JSON-escaped, as `sql` is). */
+  readonly at: number;
+  /** The columns the hint says hold the value, without their tables, lower case (`city`). */
+  readonly holders: readonly string[];
+}
+
+/** Whether the response to `query` asks for a rewrite: an error, or a hint that another column holds a compared value. */
+export const asksForRewrite = (query: ConversationQuery): boolean => query.failed || query.misplacedValue !== undefined;
 
 /** What the policy has been shown. */
 export interface Conversation {
@@ -25,9 +42,9 @@ export interface Conversation {
   readonly tables: readonly string[] | undefined;
   /** Each table's columns as shown, both lower case (see {@link readConversation}). */
   readonly columns: ReadonlyMap<string, readonly string[]>;
-  readonly latestQuery: LatestQuery | undefined;
-  /** How many of the conversation's queries failed (their response has an `Error: ` line). */
-  readonly failedQueries: number;
+  readonly latestQuery: ConversationQuery | undefined;
+  /** How many of the conversation's queries had a response that asked for a rewrite ({@link asksForRewrite}). */
+  readonly rewritesAsked: number;
 }
 
 /** Letters and digits of any script: what a word of the conversation is made of. */
@@ -65,7 +82,7 @@ function shownColumns(text: string): Map<string, string[]> {
 }
 
 /** The conversation's `"sql"` tool arguments, in order: each with whether its response (the text up to the next one) has an `Error: ` line. */
-function queries(text: string): LatestQuery[] {
+function queries(text: string): ConversationQuery[] {
   const calls = [...text.matchAll(/"sql"\s*:\s*"((?:[^"\\]|\\.)*)"/g)];
   return calls.map((m, i) => {
     const callStart = text.lastIndexOf('<tool_call>', m.index);
@@ -74,8 +91,38 @@ function queries(text: string): LatestQuery[] {
     // A tag before an earlier call's end is not this call's (a call written without one).
     const opening = callStart < 0 ? undefined : text.slice(callStart, sqlStart);
     const unknownColumn = /^Error: no such column: (?:[A-Za-z0-9_]+\.)?([A-Za-z0-9_]+)/m.exec(response)?.[1];
-    return { sql: m[1]!, failed: /^Error: /m.test(response), opening: opening?.includes('</tool_call>') ? undefined : opening, unknownColumn };
+    const failed = /^Error: /m.test(response);
+    const misplacedValue = failed ? undefined : misplacedValueOf(m[1]!, response);
+    return { sql: m[1]!, tables: tablesNamed(m[1]!), failed, opening: opening?.includes('</tool_call>') ? undefined : opening, unknownColumn, misplacedValue };
   });
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The comparison of `sql` that a value hint in `response` says another column could answer: `No row has name = 'Lisbon'.
+ * Closest values of port.name: … port.city has 'Lisbon'.` (SQLEnv's `valueHint`), found in the SQL as written.
+ */
+function misplacedValueOf(sql: string, response: string): MisplacedValue | undefined {
+  const hint = /^No row has ([A-Za-z0-9_]+) = ('(?:[^']|'')*')\. Closest values of .*? ([A-Za-z0-9_.]+(?: and [A-Za-z0-9_.]+)*) ha(?:s|ve) '(?:[^']|'')*'\.$/m.exec(response);
+  if (!hint) return undefined;
+  const [, column, value, holding] = hint as unknown as [string, string, string, string];
+  const comparison = new RegExp(`(?<![A-Za-z0-9_])${column}\\s*(?:==?|LIKE)\\s*${escapeRegExp(value)}`, 'i').exec(sql);
+  if (!comparison) return undefined;
+  const holders = holding.split(' and ').map((h) => h.slice(h.lastIndexOf('.') + 1).toLowerCase());
+  return { column, at: comparison.index, holders };
+}
+
+/**
+ * The tables `sql` names after FROM or JOIN so far (lower case).
+ *
+ * @example
+ * ```ts
+ * tablesNamed('SELECT T1.name FROM port AS T1 JOIN Chef'); // ['port', 'chef']
+ * ```
+ */
+export function tablesNamed(sql: string): string[] {
+  return [...sql.matchAll(/\b(?:FROM|JOIN)\s+([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])/gi)].map((m) => m[1]!.toLowerCase());
 }
 
 /**
@@ -101,7 +148,7 @@ export function readConversation(promptText: string): Conversation {
     tables: lastLine(text, 'Tables: ')?.split(',').map((t) => t.trim()).filter((t) => t.length > 0),
     columns: shownColumns(text),
     latestQuery: queried.at(-1),
-    failedQueries: queried.filter((q) => q.failed).length,
+    rewritesAsked: queried.filter(asksForRewrite).length,
   };
 }
 

@@ -1,5 +1,5 @@
 /** The answer that repeats its query: the protocol SFT teaches (answer with the query whose result you saw). */
-import type { LatestQuery } from './conversation.js';
+import type { ConversationQuery } from './conversation.js';
 import type { SqlTokenNudge } from './sql-token-nudge.js';
 import { continuesText } from './word-groups.js';
 
@@ -17,10 +17,10 @@ export const REPEAT_BIAS = 100;
  *
  * @example
  * ```ts
- * repeatNudge({ sql: 'SELECT 1', failed: false }, 'SELECT ')?.favours('1'); // true
+ * repeatNudge({ sql: 'SELECT 1', tables: [], failed: false, opening: undefined, unknownColumn: undefined, misplacedValue: undefined }, 'SELECT ')?.favours('1'); // true
  * ```
  */
-export function repeatNudge(latest: LatestQuery | undefined, answer: string): SqlTokenNudge | undefined {
+export function repeatNudge(latest: ConversationQuery | undefined, answer: string): SqlTokenNudge | undefined {
   if (latest === undefined || latest.failed || !latest.sql.startsWith(answer)) return undefined;
   const rest = `${latest.sql.slice(answer.length)}"`;
   return { bias: REPEAT_BIAS, favours: (t) => continuesText(rest, t) };

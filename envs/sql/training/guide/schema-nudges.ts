@@ -2,7 +2,7 @@
  * What a query may name: a listed table after FROM or JOIN, and where the conversation shows the columns, only
  * names the schema has (PICARD's check); more gently, the tables and columns the question names.
  */
-import { mentions, type Conversation } from './conversation.js';
+import { mentions, tablesNamed, type Conversation } from './conversation.js';
 import type { SqlTokenNudge } from './sql-token-nudge.js';
 import { SQL_WORDS } from './sql-words.js';
 import { prefixSet } from './word-groups.js';
@@ -30,11 +30,6 @@ function nameEnd(text: string, from: number): number {
   let i = from;
   while (i < text.length && isNameCode(text.charCodeAt(i))) i++;
   return i;
-}
-
-/** The tables a query names after FROM or JOIN so far (lower case). */
-export function tablesNamed(sql: string): string[] {
-  return [...sql.matchAll(/\b(?:FROM|JOIN)\s+([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])/gi)].map((m) => m[1]!.toLowerCase());
 }
 
 /** Whether the question names `column`: as a whole (`start_date`: "start date"), or by its first part where it has several ("weight" for `weight_kg`). */
@@ -73,7 +68,7 @@ export function schemaNudges(conversation: Conversation): SchemaNudges {
   const namedColumns = new Set(shownColumns.filter((c) => columnMentioned(question, c)));
   const namedColumnPrefixes = prefixSet(namedColumns);
   // Before its FROM, a query after an unknown-column error is taken to rewrite the failed one: its tables.
-  const latestTables = tablesNamed(conversation.latestQuery?.sql ?? '');
+  const latestTables = conversation.latestQuery?.tables ?? [];
 
   const made = new Map<string, SqlTokenNudge>();
   const remembered = (key: string, make: () => SqlTokenNudge): SqlTokenNudge => made.get(key) ?? (made.set(key, make()), made.get(key)!);

@@ -339,6 +339,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       judge: this.judgeConfig,
       strict: this.parser.mode === 'strict',
       valueHints: this.options.valueHints ?? true,
+      question: episode.question.question,
       queryCache: this.queryCache,
       poolLimits: this.pool().limits,
     };

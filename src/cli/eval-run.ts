@@ -10,6 +10,10 @@ import { SqlenvError } from '../base/sqlenv-error.js';
 import { loadTrainConfig, TrainConfigError } from '../train/config/load-config.js';
 import { evaluatePolicy, evaluateSampled, outcomesOf } from '../train/eval/evaluate-policy.js';
 import { sharpeningHeadroom, type PassAtKPoint } from '../train/eval/pass-at-k.js';
+import { writeFileAtomic } from '../train/checkpoint/durable-fs.js';
+import { episodeReward } from '../train/math/advantages.js';
+import { stepRewardsOf } from '../train/rollout/episode.js';
+import { traceRecord } from '../train/run/traces.js';
 import { EnvPool } from '../train/rollout/env-pool.js';
 import { guideOf } from '../train/rollout/multi-turn-rollout.js';
 
@@ -32,6 +36,8 @@ export interface EvaluateRunOptions {
   json: boolean;
   /** Decode without the task's guide, whatever the run's `rollout.guidedDecoding` says. */
   unguided?: boolean;
+  /** Write each greedy episode's trace (the question, every turn and the tool's answer to it, rewards, the verdict) as one JSON line to this file. */
+  tracesFile?: string;
 }
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
@@ -90,6 +96,11 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
       console.log(`model of ${o.runDir} (checkpoint of step ${run.step}) on ${run.config.env.dataset}/${split}: ${episodes} of ${available} questions${tiers.length ? ` (difficulty ${tiers.join(', ')}: the run's env.evalDifficulties)` : ''}, greedy, ${guided ? 'guided decoding' : 'unguided'}`);
     }
     const greedy = await evaluatePolicy(policy, task, pool, split, episodes, rollout, new Rng(o.seed));
+    if (o.tracesFile !== undefined) {
+      // The dashboard's trace records, one line an episode in the split's order: failures can be read question by question.
+      const lines = greedy.episodes.map((episode) => JSON.stringify(traceRecord(run.step, split, 0, { episode, reward: episodeReward(stepRewardsOf(episode), 'sum') })));
+      await writeFileAtomic(o.tracesFile, lines.map((l) => `${l}\n`).join(''));
+    }
     const outcomes = outcomesOf(greedy.metrics);
     let sampled;
     if (o.samples > 1) {

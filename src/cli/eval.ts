@@ -25,7 +25,8 @@ const USAGE = `usage: sqlenv eval --agent random|oracle|noisy [--dataset bundled
                    [--action-mode tolerant|strict] [--answer-mode value|sql|either]
                    [--samples K] [--json]
        sqlenv eval --run DIR [--checkpoint STEP] [--config FILE] [--dataset SOURCE]
-                   [--split NAME] [--episodes N | --all] [--samples K] [--seed S] [--unguided] [--json]
+                   [--split NAME] [--episodes N | --all] [--samples K] [--seed S] [--unguided]
+                   [--traces FILE] [--json]
 
 Runs a baseline agent for N episodes (episode i uses seed S+i and a seeded random question)
 and prints success rate, mean return, mean steps, and how often each error type occurred.
@@ -45,6 +46,8 @@ tiers; episodes are greedy over the first N questions, as the run's own evaluati
 weights give the same numbers), and --samples K adds pass@K at the run's rollout temperature.
 Episodes are decoded with the task's guide as the run's evaluations are (rollout.guidedDecoding;
 a run whose config predates it gets the default, guided); --unguided turns the guide off.
+--traces FILE writes each greedy episode as one JSON line (the question, every turn the model
+wrote and the tool's answer, rewards, whether it was right), to read the failures one by one.
 --split defaults to the run's first test split.`;
 
 const AGENTS = ['random', 'oracle', 'noisy'] as const;
@@ -68,6 +71,7 @@ export async function run(argv: string[]): Promise<number> {
       checkpoint: { type: 'string' },
       config: { type: 'string' },
       unguided: { type: 'boolean', default: false },
+      traces: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -100,6 +104,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(values.split === undefined ? {} : { split: values.split }),
       ...(values.dataset === undefined ? {} : { dataset: values.dataset }),
       ...(values.config === undefined ? {} : { configFile: values.config }),
+      ...(values.traces === undefined ? {} : { tracesFile: values.traces }),
     });
   }
   const agentName = values.agent ?? 'random';
@@ -113,7 +118,7 @@ export async function run(argv: string[]): Promise<number> {
     Number.isInteger(stepBudget) && stepBudget > 0 ? '' : `--step-budget must be a positive integer, got "${values['step-budget']}"`,
     ['tolerant', 'strict'].includes(actionMode) ? '' : `--action-mode must be tolerant or strict`,
     ['value', 'sql', 'either'].includes(answerMode) ? '' : `--answer-mode must be value, sql or either`,
-    values.checkpoint === undefined && values.config === undefined && !values.unguided ? '' : '--checkpoint, --config and --unguided need --run DIR (a trained model)',
+    values.checkpoint === undefined && values.config === undefined && !values.unguided && values.traces === undefined ? '' : '--checkpoint, --config, --unguided and --traces need --run DIR (a trained model)',
   ].filter(Boolean);
   if (problems.length > 0) {
     console.error(`sqlenv eval: ${problems.join('; ')}\n\n${USAGE}`);

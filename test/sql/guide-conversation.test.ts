@@ -29,10 +29,10 @@ describe('readConversation', () => {
     const query = (sql: string, response: string) => `<tool_call>\n{"name": "query", "arguments": {"sql":"${sql}"}}\n</tool_call>\n<tool_response>\n${response}\n</tool_response>\n`;
     const opening = '<tool_call>\n{"name": "query", "arguments": {"sql":"';
     const ok = readConversation(`Question: q\n${query('SELECT 1', '| 1 |')}`);
-    expect(ok.latestQuery).toEqual({ sql: 'SELECT 1', tables: [], failed: false, opening, unknownColumn: undefined, misplacedValue: undefined });
+    expect(ok.latestQuery).toEqual({ sql: 'SELECT 1', tables: [], failed: false, opening, unknownColumn: undefined, misplacedValue: undefined, linkedRewrite: undefined });
     expect(ok.rewritesAsked).toBe(0);
     const failed = readConversation(`Question: q\n${query("SELECT \\\"x\\\"", 'Error: no such column: x.')}${query('SELECT 1', '| 1 |')}${query("SELECT \\\"x\\\"", 'Error: no such column: x.')}`);
-    expect(failed.latestQuery).toEqual({ sql: 'SELECT \\"x\\"', tables: [], failed: true, opening, unknownColumn: 'x', misplacedValue: undefined });
+    expect(failed.latestQuery).toEqual({ sql: 'SELECT \\"x\\"', tables: [], failed: true, opening, unknownColumn: 'x', misplacedValue: undefined, linkedRewrite: undefined });
     expect(failed.rewritesAsked).toBe(2);
     // The unknown column of a qualified name is the column's own.
     expect(readConversation(`Question: q\n${query('SELECT T1.x FROM t AS T1', 'Error: no such column: T1.x. Columns of t: a')}`).latestQuery?.unknownColumn).toBe('x');
@@ -62,6 +62,15 @@ describe('readConversation: a value another column holds', () => {
     const hint = "No row has name = 'O''Hara'. Closest values of chef.name: 'Ada', 'Bo', 'Cy'. chef.surname has 'O''Hara'.";
     const c = readConversation(`Question: q\n${query(sql, `| name |\n${hint}`)}`);
     expect(c.latestQuery?.misplacedValue).toEqual({ column: 'name', at: sql.lastIndexOf('name'), holders: ['surname'] });
+  });
+
+  it("reads a value of the question the hint links to a column: the query with that comparison instead", () => {
+    const sql = "SELECT name, founded_year FROM port WHERE name = 'Sales' AND founded_year > 1900";
+    const hint = "No row has name = 'Sales'. Closest values of port.name: 'Salt Quay', 'Leith', 'Bilbao'. The question's 'Lisbon' is in port.city.";
+    const c = readConversation(`Question: Ports in Lisbon founded after 1900?\n${query(sql, `| name | founded_year |\n(0 rows)\n${hint}`)}`);
+    expect(c.latestQuery?.linkedRewrite).toBe("SELECT name, founded_year FROM port WHERE city = 'Lisbon' AND founded_year > 1900");
+    expect(c.latestQuery?.misplacedValue).toBeUndefined();
+    expect(c.rewritesAsked).toBe(1);
   });
 
   it('asks for nothing where the hint names no other column, or there is no hint', () => {

@@ -277,6 +277,16 @@ describe('sqlDecodingGuide after a query whose value another column holds (SQLEn
     expect([" = 'Lisbon'", ' > 3'].filter((t) => repair('SELECT COUNT(*) FROM port WHERE city').favours(t))).toEqual([" = 'Lisbon'"]);
   });
 
+  it("after a hint that links the question's value to a column, asks for the query with that comparison", () => {
+    const linked = ports("| COUNT(*) |\n| 0 |\nNo row has name = 'Sals'. Closest values of port.name: 'Salt Quay', 'Leith', 'Bilbao'. The question's 'Lisbon' is in port.city.").replace("name = 'Lisbon'", "name = 'Sals'");
+    expect(biases(linked, '')).toEqual([RETRY_BIAS]);
+    const repair = (generated: string) => nudges(linked, sql(generated))[0]!;
+    expect(repair('SELECT COUNT(*) FROM port WHERE ').bias).toBe(REPAIR_BIAS);
+    expect(['city', 'ci', 'name'].filter((t) => repair('SELECT COUNT(*) FROM port WHERE ').favours(t))).toEqual(['city', 'ci']);
+    expect(["Lis", "Sals", "Lisbon'"].filter((t) => repair("SELECT COUNT(*) FROM port WHERE city = '").favours(t))).toEqual(['Lis', "Lisbon'"]);
+    expect(repair("SELECT COUNT(*) FROM port WHERE city = 'Lisbon'").favours('"}}')).toBe(true);
+  });
+
   it('asks for nothing after a hint that names no other column, or a result with rows', () => {
     expect(biases(ports("| COUNT(*) |\n| 0 |\nNo row has name = 'Lisbon'. Closest values of port.name: 'Lisbon Quay', 'Leith', 'Bilbao'."), '')).toEqual([]);
     expect(biases(ports('| COUNT(*) |\n| 4 |'), '')).toEqual([]);

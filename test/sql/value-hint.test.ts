@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SQLEnv } from '../../envs/sql/index.js';
-import { bigramSimilarity, closestValues, foundNothing, textComparisons, valueHint, type ValueHintSource } from '../../envs/sql/episode/value-hint.js';
+import { bigramSimilarity, closestValues, foundNothing, questionNames, textComparisons, valueHint, type ValueHintSource } from '../../envs/sql/episode/value-hint.js';
 import { useFixtureEnv } from './fixture-env.js';
 
 describe('value hints: the pure parts', () => {
@@ -70,6 +70,22 @@ describe('value hints: the column that holds the value', () => {
     // Only the tables the query names: ship.home has 'Oslo', but the query reads port.
     expect(await valueHint("SELECT COUNT(*) FROM port WHERE name = 'Oslo'", source)).toBe("No row has name = 'Oslo'. Closest values of port.name: 'Lisbon Quay', 'Leith'.");
   });
+
+  it("where no column has the value, links the question's values to the queried tables' columns (the compared one too), longest first", async () => {
+    const asked = { ...source, question: 'How many ports are in Fife, near Lisbon Quay?' };
+    expect(await valueHint("SELECT COUNT(*) FROM port WHERE city = 'Sals'", asked)).toBe(
+      "No row has city = 'Sals'. Closest values of port.city: 'lisbon', 'Perth'. The question's 'Lisbon Quay' is in port.name. The question's 'lisbon' is in port.city.",
+    );
+    // A value the question names only as part of a word is not linked; a hint that found the compared value elsewhere says only that.
+    expect(await valueHint("SELECT COUNT(*) FROM port WHERE city = 'Sals'", { ...source, question: 'Ports of Lisbonia or Fifeshire?' })).toBe("No row has city = 'Sals'. Closest values of port.city: 'lisbon', 'Perth'.");
+    expect(await valueHint("SELECT COUNT(*) FROM port WHERE name = 'Perth'", asked)).toBe("No row has name = 'Perth'. Closest values of port.name: 'Leith', 'Lisbon Quay'. port.city has 'Perth'.");
+  });
+
+  it('questionNames matches whole words in any case, not a part of one', () => {
+    expect(questionNames('how many ports are in lisbon?', 'Lisbon')).toBe(true);
+    expect(questionNames('how many ports are in lisbon?', 'Lis')).toBe(false);
+    expect(questionNames('tickets for a', 'a')).toBe(false);
+  });
 });
 
 describe('value hints in SQLEnv', () => {
@@ -92,6 +108,20 @@ describe('value hints in SQLEnv', () => {
     expect(obs.result).toMatch(/\nNo row has country = 'Frnace'\. Closest values of singer\.country: 'France', /);
     const names = await firstQuery("SELECT count(*) FROM singer WHERE name = 'Sharp Joe'");
     expect(names.result).toContain("Closest values of singer.name: 'Joe Sharp'");
+  });
+
+  it("links the question's value to the column that holds it, from the real database", async () => {
+    // train-0002's question names a country of the singer table ('France' is among its values, as in the fixture).
+    const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool });
+    try {
+      const [first] = await env.reset({ options: { questionId: 'train-0002' } });
+      const named = /France|Netherlands|Spain|United States/.exec(first.question)?.[0];
+      const [obs] = await env.step({ name: 'query', arguments: { sql: "SELECT count(*) FROM singer WHERE name = 'Zzyzx'" } });
+      if (named) expect(obs.result).toContain(`The question's '${named}' is in singer.country.`);
+      else expect(obs.result).not.toContain("The question's");
+    } finally {
+      await env.close();
+    }
   });
 
   it('says which column of the queried table has a value compared with the wrong one, from the real database', async () => {

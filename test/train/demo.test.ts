@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { flagOverrides, foundVersusAnswered, headroom, main, verdict } from '../../examples/grpo-sql/demo.js';
@@ -114,6 +115,18 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
       unguidedLog.mockRestore();
     }
     expect(JSON.parse(unguidedLines.at(-1)!)).toMatchObject({ episodes: 2, guided_decoding: false });
+    // --traces: each greedy episode as a trace line, in the split's order, with the verdicts the summary counts.
+    const tracesFile = join(runDir, 'eval-traces.jsonl');
+    const tracedLog = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      expect(await evalCli(['--run', runDir, '--split', 'eval', '--episodes', '2', '--traces', tracesFile, '--json'])).toBe(0);
+    } finally {
+      tracedLog.mockRestore();
+    }
+    const evalTraces = (await readFile(tracesFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { kind: string; split: string; step: number; question: string; turns: { action: string; result: string }[]; correct: boolean });
+    expect(evalTraces.map((t) => [t.kind, t.split, t.step])).toEqual([['trace', 'eval', 2], ['trace', 'eval', 2]]);
+    expect(evalTraces.map((t) => t.correct)).toEqual(evaluated.correct);
+    expect(evalTraces.every((t) => t.question.length > 0 && t.turns.length > 0 && t.turns.every((turn) => typeof turn.action === 'string' && typeof turn.result === 'string'))).toBe(true);
   }, 180_000);
 });
 

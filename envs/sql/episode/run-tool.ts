@@ -29,6 +29,8 @@ export interface ToolContext {
   strict: boolean;
   /** After a query that found nothing, list the closest values of a compared column whose value is in no row, and the other columns that have it (`valueHint`). */
   valueHints?: boolean;
+  /** The episode's question, for value hints. */
+  question?: string;
   /** Answers repeated deterministic queries without the query process (off when undefined). */
   queryCache?: QueryResultCache | undefined;
   /** The pool's default limits, which `queryLimits` override: part of the cache's key. */
@@ -102,6 +104,7 @@ const HINT_DISTINCT_VALUES = 2000;
 /** The episode's database as a value hint reads it: the schema reader for columns, the sandbox for values. */
 function hintSource(context: ToolContext): ValueHintSource {
   return {
+    ...(context.question === undefined ? {} : { question: context.question }),
     tables: context.tables,
     columns: (table) => context.reader.describe(table).columns.map((c) => c.name),
     textValues: async (table, column) => {

@@ -7,6 +7,7 @@
 import { identifierOf, isSignificant, tokenizeSql } from '../sandbox/sql-tokens.js';
 import { quoteString } from '../sandbox/sql-quoting.js';
 import { tablesInSql } from '../sandbox/tables-in-sql.js';
+import { isWordChar } from './word-char.js';
 
 /** A column compared with a text literal for equality: `name = 'Joe'`, `T1.name LIKE 'Joe'` (no wildcard). */
 export interface TextComparison {
@@ -119,8 +120,46 @@ function columnOf(tables: readonly string[], column: string, source: ValueHintSo
   return undefined;
 }
 
+/**
+ * Whether `question` (lower case) names `value` as whole words, ignoring case; a one-letter value is not a name.
+ *
+ * @example
+ * ```ts
+ * questionNames('how many ports are in lisbon?', 'Lisbon'); // true
+ * questionNames('how many ports are in lisbon?', 'Lis'); // false
+ * ```
+ */
+export function questionNames(question: string, value: string): boolean {
+  const v = value.toLowerCase();
+  if (v.length < 2) return false;
+  for (let i = question.indexOf(v); i >= 0; i = question.indexOf(v, i + 1)) {
+    if (!isWordChar(question[i - 1]) && !isWordChar(question[i + v.length])) return true;
+  }
+  return false;
+}
+
+/**
+ * The values of the queried tables' text columns that the question names (value linking, as BRIDGE matches a
+ * question's words against the database's cells): per column its longest such value, and of those the longest few.
+ * A small model on a database it has never seen writes a value from memory (`city = 'Sals'` for "ports in Porto");
+ * the link says which value of which column the question meant.
+ */
+async function questionValuesHeld(question: string, tables: readonly string[], source: ValueHintSource): Promise<{ column: string; spelling: string }[]> {
+  const lower = question.toLowerCase();
+  const out: { column: string; spelling: string }[] = [];
+  for (const table of tables) {
+    for (const column of source.columns(table)) {
+      const held = (await source.textValues(table, column)).filter((v) => questionNames(lower, v)).sort((a, b) => b.length - a.length)[0];
+      if (held !== undefined) out.push({ column: `${table}.${column}`, spelling: held });
+    }
+  }
+  return out.sort((a, b) => b.spelling.length - a.spelling.length).slice(0, HOLDING_COLUMNS);
+}
+
 /** What {@link valueHint} reads from the database. */
 export interface ValueHintSource {
+  /** The episode's question: where no column has a compared value, the question's values are looked for in the queried tables. */
+  question?: string;
   /** The database's tables. */
   tables: readonly string[];
   /** Column names of a table. */
@@ -132,7 +171,8 @@ export interface ValueHintSource {
 /**
  * For a query that found nothing: `No row has name = 'Brooksi Is'. Closest values of customer.name: 'Victor Brooks', …`,
  * for each of the first text comparisons whose value is in no row of its column (looked up in the tables the
- * query names), and where another text column of those tables has the value, which one (`port.city has 'Lisbon'.`).
+ * query names), and where another text column of those tables has the value, which one (`port.city has 'Lisbon'.`);
+ * where none has it, the values of those tables that the question names (`The question's 'Lisbon' is in port.city.`).
  * Undefined when every compared value exists, so the hint never contradicts the result.
  *
  * @example
@@ -153,8 +193,12 @@ export async function valueHint(sql: string, source: ValueHintSource): Promise<s
     if (values.length === 0 || found) continue;
     const closest = closestValues(value, values).map(quoteString);
     const elsewhere = await columnsHolding(value, named, `${table}.${exact}`, source);
-    const holders = elsewhere.length === 0 ? '' : ` ${elsewhere.map((e) => e.column).join(' and ')} ${elsewhere.length === 1 ? 'has' : 'have'} ${quoteString(elsewhere[0]!.spelling)}.`;
-    lines.push(`No row has ${column} = ${quoteString(value)}. Closest values of ${table}.${exact}: ${closest.join(', ')}.${holders}`);
+    // Where no column has the value, the model may have made it up: the question's own values that the tables hold.
+    const linked = elsewhere.length === 0 && source.question !== undefined ? await questionValuesHeld(source.question, named, source) : [];
+    const where = elsewhere.length > 0
+      ? ` ${elsewhere.map((e) => e.column).join(' and ')} ${elsewhere.length === 1 ? 'has' : 'have'} ${quoteString(elsewhere[0]!.spelling)}.`
+      : linked.map((e) => ` The question's ${quoteString(e.spelling)} is in ${e.column}.`).join('');
+    lines.push(`No row has ${column} = ${quoteString(value)}. Closest values of ${table}.${exact}: ${closest.join(', ')}.${where}`);
   }
   return lines.length > 0 ? lines.join('\n') : undefined;
 }

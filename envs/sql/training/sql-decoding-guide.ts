@@ -28,7 +28,9 @@
  *   asks for, held to the names the error lists, rather than an answer with SQL that already failed; in that
  *   rewrite, after an unknown-column error, the failed query's text, and in the column's place a column the
  *   error listed. The same after a query that found nothing where SQLEnv's value hint names another column that
- *   holds a compared value (`port.city has 'Lisbon'`): that column in the compared one's place.
+ *   holds a compared value (`port.city has 'Lisbon'`): that column in the compared one's place; and where the hint
+ *   links a value of the question to a column instead (`The question's 'Porto' is in port.city.`), the failed query
+ *   with that comparison (`city = 'Porto'`) in place of the one that found nothing.
  *
  * The guide reads only what the policy sees: the conversation from the first observation on. It reads the
  * prompt once, when made for a row (`guide/conversation.ts`), and at each token only what the turn has written.
@@ -38,7 +40,7 @@ import { readConversation } from './guide/conversation.js';
 import { dateNudge, literalNudge, numberNudge, numberStartNudge, unusedLiteralNudge } from './guide/copy-nudges.js';
 import { questionValues } from './guide/question-values.js';
 import { repeatNudge } from './guide/repeat-nudge.js';
-import { repairNudges, repairSite, retryNudge } from './guide/retry-nudge.js';
+import { linkedRewriteNudges, repairNudges, repairSite, retryNudge } from './guide/retry-nudge.js';
 import { schemaNudges } from './guide/schema-nudges.js';
 import type { SqlTokenNudge } from './guide/sql-token-nudge.js';
 
@@ -74,7 +76,8 @@ export function sqlDecodingGuide(promptText: string): SqlNextTokenGuide {
   const conversation = readConversation(promptText);
   const schema = schemaNudges(conversation);
   const values = questionValues(conversation.questionText);
-  const repair = repairNudges(conversation.latestQuery?.sql ?? '', repairSite(conversation));
+  const linked = conversation.latestQuery?.linkedRewrite;
+  const repair = linked !== undefined ? linkedRewriteNudges(linked) : repairNudges(conversation.latestQuery?.sql ?? '', repairSite(conversation));
   // A literal copies from the conversation and from the question's dates as SQLite writes them.
   const copyText = [conversation.text, ...values.dates].join('\n');
   /** Inside a literal, a number, a table name or a query's words. */

@@ -3,6 +3,8 @@
  * nudges look up at every token of a turn (docs/train.md, Attempts 13–15).
  */
 
+import { isWordChar } from '../../episode/word-char.js';
+
 /** A query of the conversation: its SQL as written in the tool call (JSON-escaped), and whether it failed. */
 export interface ConversationQuery {
   readonly sql: string;
@@ -15,6 +17,11 @@ export interface ConversationQuery {
   readonly unknownColumn: string | undefined;
   /** Where the query found nothing and SQLEnv's value hint said which other columns hold a value it compared: that comparison. */
   readonly misplacedValue: MisplacedValue | undefined;
+  /**
+   * Where the query found nothing and the value hint linked a value of the question to a column (`The question's 'Lisbon'
+   * is in port.city.`): the query with that comparison in place of the one that found nothing (JSON-escaped, as `sql`).
+   */
+  readonly linkedRewrite: string | undefined;
 }
 
 /** A comparison whose value is in no row of its column but in another column (`name = 'Lisbon'`, and `port.city has 'Lisbon'`). */
@@ -28,7 +35,7 @@ export interface MisplacedValue {
 }
 
 /** Whether the response to `query` asks for a rewrite: an error, or a hint that another column holds a compared value. */
-export const asksForRewrite = (query: ConversationQuery): boolean => query.failed || query.misplacedValue !== undefined;
+export const asksForRewrite = (query: ConversationQuery): boolean => query.failed || query.misplacedValue !== undefined || query.linkedRewrite !== undefined;
 
 /** What the policy has been shown. */
 export interface Conversation {
@@ -48,7 +55,7 @@ export interface Conversation {
 }
 
 /** Letters and digits of any script: what a word of the conversation is made of. */
-export const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+export { isWordChar };
 
 /**
  * The text of the last line that starts with `label` (`Tables: `), up to a chat template's special token if one follows
@@ -93,11 +100,29 @@ function queries(text: string): ConversationQuery[] {
     const unknownColumn = /^Error: no such column: (?:[A-Za-z0-9_]+\.)?([A-Za-z0-9_]+)/m.exec(response)?.[1];
     const failed = /^Error: /m.test(response);
     const misplacedValue = failed ? undefined : misplacedValueOf(m[1]!, response);
-    return { sql: m[1]!, tables: tablesNamed(m[1]!), failed, opening: opening?.includes('</tool_call>') ? undefined : opening, unknownColumn, misplacedValue };
+    const linkedRewrite = failed || misplacedValue ? undefined : linkedRewriteOf(m[1]!, response);
+    return { sql: m[1]!, tables: tablesNamed(m[1]!), failed, opening: opening?.includes('</tool_call>') ? undefined : opening, unknownColumn, misplacedValue, linkedRewrite };
   });
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Where `column` (as the hint writes it) is compared with `quoted` (a quoted literal) in `sql`, and the comparison's text. */
+function comparisonIn(sql: string, column: string, quoted: string): RegExpExecArray | null {
+  return new RegExp(`(?<![A-Za-z0-9_])${column}\\s*(?:==?|LIKE)\\s*${escapeRegExp(quoted)}`, 'i').exec(sql);
+}
+
+/**
+ * The query `sql` with the comparison that found nothing replaced by the one a value hint in `response` links the
+ * question's value to: `name = 'Sals'` and `The question's 'Porto' is in port.city.` give `city = 'Porto'`.
+ */
+function linkedRewriteOf(sql: string, response: string): string | undefined {
+  const hint = /^No row has ([A-Za-z0-9_]+) = ('(?:[^']|'')*')\. Closest values of .*? The question's ('(?:[^']|'')*') is in [A-Za-z0-9_]+\.([A-Za-z0-9_]+)\./m.exec(response);
+  if (!hint) return undefined;
+  const [, column, value, linked, holder] = hint as unknown as [string, string, string, string, string];
+  const comparison = comparisonIn(sql, column, value);
+  return comparison ? `${sql.slice(0, comparison.index)}${holder} = ${linked}${sql.slice(comparison.index + comparison[0].length)}` : undefined;
+}
 
 /**
  * The comparison of `sql` that a value hint in `response` says another column could answer: `No row has name = 'Lisbon'.
@@ -107,7 +132,7 @@ function misplacedValueOf(sql: string, response: string): MisplacedValue | undef
   const hint = /^No row has ([A-Za-z0-9_]+) = ('(?:[^']|'')*')\. Closest values of .*? ([A-Za-z0-9_.]+(?: and [A-Za-z0-9_.]+)*) ha(?:s|ve) '(?:[^']|'')*'\.$/m.exec(response);
   if (!hint) return undefined;
   const [, column, value, holding] = hint as unknown as [string, string, string, string];
-  const comparison = new RegExp(`(?<![A-Za-z0-9_])${column}\\s*(?:==?|LIKE)\\s*${escapeRegExp(value)}`, 'i').exec(sql);
+  const comparison = comparisonIn(sql, column, value);
   if (!comparison) return undefined;
   const holders = holding.split(' and ').map((h) => h.slice(h.lastIndexOf('.') + 1).toLowerCase());
   return { column, at: comparison.index, holders };

@@ -17,7 +17,7 @@ export const REPEAT_BIAS = 100;
  *
  * @example
  * ```ts
- * repeatNudge({ sql: 'SELECT 1', tables: [], failed: false, opening: undefined, unknownColumn: undefined, misplacedValue: undefined }, 'SELECT ')?.favours('1'); // true
+ * repeatNudge({ sql: 'SELECT 1', tables: [], failed: false, opening: undefined, unknownColumn: undefined, misplacedValue: undefined, linkedRewrite: undefined }, 'SELECT ')?.favours('1'); // true
  * ```
  */
 export function repeatNudge(latest: ConversationQuery | undefined, answer: string): SqlTokenNudge | undefined {

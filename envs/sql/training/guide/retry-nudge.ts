@@ -30,7 +30,7 @@ export const RETRIES = 2;
  * @example
  * ```ts
  * const opening = '<tool_call>\n{"name": "query", "arguments": {"sql": "';
- * const latestQuery = { sql: 'SELECT x FROM t', tables: ['t'], failed: true, opening, unknownColumn: 'x', misplacedValue: undefined };
+ * const latestQuery = { sql: 'SELECT x FROM t', tables: ['t'], failed: true, opening, unknownColumn: 'x', misplacedValue: undefined, linkedRewrite: undefined };
  * retryNudge({ latestQuery, rewritesAsked: 1 }, '<tool_call>\n{"name": "')?.favours('query'); // true
  * ```
  */
@@ -132,4 +132,21 @@ export function repairNudges(failedSql: string, site: RepairSite | undefined): (
     const rest = after.slice(written.length);
     return { bias: REPAIR_BIAS, favours: (t) => t.length > 0 && continuesText(rest, t) };
   };
+}
+
+/**
+ * The rewrite a value hint linked: the query with the question's value and its column in place of the comparison that
+ * found nothing (`linked`, JSON-escaped as the query's SQL is), as nudges for the rewrite's SQL so far (`sql`); undefined
+ * once the rewrite has left it or written it all.
+ *
+ * @example
+ * ```ts
+ * const repair = linkedRewriteNudges("SELECT COUNT(*) FROM port WHERE city = 'Porto'");
+ * repair('SELECT COUNT(*) FROM port WHERE ')?.favours('city'); // true, and 'name' false
+ * ```
+ */
+export function linkedRewriteNudges(linked: string): (sql: string) => SqlTokenNudge | undefined {
+  // The SQL string's closing quote is part of the rewrite: it ends where the linked query ends.
+  const whole = `${linked}"`;
+  return (sql) => (whole.startsWith(sql) ? { bias: REPAIR_BIAS, favours: (t) => t.length > 0 && continuesText(whole.slice(sql.length), t) } : undefined);
 }

@@ -81,6 +81,13 @@ describe('value hints: the column that holds the value', () => {
     expect(await valueHint("SELECT COUNT(*) FROM port WHERE name = 'Perth'", asked)).toBe("No row has name = 'Perth'. Closest values of port.name: 'Leith', 'Lisbon Quay'. port.city has 'Perth'.");
   });
 
+  it('reads each column once per hint, however many of its parts look at it', async () => {
+    const reads: string[] = [];
+    const counted: ValueHintSource = { ...source, question: 'Ports in Fife?', textValues: async (t, c) => (reads.push(`${t}.${c}`), values[`${t}.${c}`] ?? []) };
+    await valueHint("SELECT COUNT(*) FROM port WHERE city = 'Sals' AND name = 'Oslo'", counted);
+    expect(reads.sort()).toEqual(['port.city', 'port.id', 'port.name', 'port.region']);
+  });
+
   it('questionNames matches whole words in any case, not a part of one', () => {
     expect(questionNames('how many ports are in lisbon?', 'Lisbon')).toBe(true);
     expect(questionNames('how many ports are in lisbon?', 'Lis')).toBe(false);

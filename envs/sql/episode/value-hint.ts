@@ -181,7 +181,17 @@ export interface ValueHintSource {
  * // "No row has country = 'Span'. Closest values of venue.country: 'Spain', 'Japan', 'Sweden'."
  * ```
  */
-export async function valueHint(sql: string, source: ValueHintSource): Promise<string | undefined> {
+export async function valueHint(sql: string, hintSource: ValueHintSource): Promise<string | undefined> {
+  // The comparisons, the columns holding a value and the question's linked values read the same columns: each once.
+  const read = new Map<string, Promise<readonly string[]>>();
+  const source: ValueHintSource = {
+    ...hintSource,
+    textValues: (table, column) => {
+      const key = `${table}\u0000${column}`;
+      if (!read.has(key)) read.set(key, hintSource.textValues(table, column));
+      return read.get(key)!;
+    },
+  };
   const named = tablesInSql(sql, source.tables);
   const lines: string[] = [];
   for (const { column, value, ignoresCase } of textComparisons(sql).slice(0, HINT_COMPARISONS)) {

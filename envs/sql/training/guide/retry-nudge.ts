@@ -4,8 +4,9 @@
  * already failed, and the rewrite keeps the failed query's text with a listed column in the unknown one's place
  * (docs/train.md, Attempt 24: a SFT policy that never saw a retry rewrote the whole query from memory otherwise).
  * A query that found nothing because it compared a value with the wrong column is retried the same way, where SQLEnv's
- * value hint names the column that holds the value (`port.city has 'Lisbon'`): that column takes the compared one's place
- * (Attempt 25).
+ * value hint names the column that holds the value (`port.city has 'Lisbon'`): that column takes the compared one's place;
+ * where the hint links a value of the question to a column instead (`The question's 'Porto' is in port.city.`), the
+ * linked comparison takes the place of the one that found nothing (Attempt 25).
  */
 import { asksForRewrite, type Conversation, type ConversationQuery } from './conversation.js';
 import type { SqlTokenNudge } from './sql-token-nudge.js';

@@ -34,7 +34,7 @@ describe('writeGeneratedSplit', () => {
   it('writes a loadable split of easy questions on new databases, and only that split', async () => {
     const dir = join(tempDir(), 'proc');
     const split = await writeGeneratedSplit(dir, 'proc', spec);
-    expect(split).toEqual({ dir, questions: 6, reused: false });
+    expect(split).toEqual({ dir, questions: 6, heldOutQuestions: 0, reused: false });
     expect(readdirSync(join(dir, 'database')).sort()).toEqual(['proc_0', 'proc_1']);
     expect(readdirSync(dir).filter((f) => f.endsWith('.json')).sort()).toEqual(['build-info.json', 'generated-split.json', 'proc.json', 'tables.json']);
     const dataset = await loadDataset(dir, 'proc');
@@ -55,7 +55,7 @@ describe('writeGeneratedSplit', () => {
     expect(readFileSync(join(a, 'proc.json'), 'utf8')).toBe(readFileSync(join(b, 'proc.json'), 'utf8'));
     expect(readFileSync(join(a, 'tables.json'), 'utf8')).toBe(readFileSync(join(b, 'tables.json'), 'utf8'));
     const written = statSync(join(a, 'proc.json')).mtimeMs;
-    expect(await writeGeneratedSplit(a, 'proc', spec)).toEqual({ dir: a, questions: 6, reused: true });
+    expect(await writeGeneratedSplit(a, 'proc', spec)).toEqual({ dir: a, questions: 6, heldOutQuestions: 0, reused: true });
     expect(statSync(join(a, 'proc.json')).mtimeMs).toBe(written);
   });
 
@@ -70,6 +70,26 @@ describe('writeGeneratedSplit', () => {
     expect(existsSync(`${dir}.tmp-${process.pid}`)).toBe(false);
   });
 
+  it('writes a held-out split of other questions on the same databases, and rebuilds when only it changed', async () => {
+    const dir = join(tempDir(), 'proc');
+    const held = { ...spec, heldOut: { name: 'proc_heldout', perDb: 4 } };
+    const split = await writeGeneratedSplit(dir, 'proc', held);
+    expect(split).toMatchObject({ questions: 6, heldOutQuestions: 8, reused: false });
+    const practice = JSON.parse(readFileSync(join(dir, 'proc.json'), 'utf8')) as CorpusQuestion[];
+    const heldOut = JSON.parse(readFileSync(join(dir, 'proc_heldout.json'), 'utf8')) as CorpusQuestion[];
+    const key = (x: CorpusQuestion) => `${x.db_id}|${String(x['question'])}|${String(x['query'])}`;
+    expect(heldOut.filter((x) => practice.some((p) => key(p) === key(x)))).toEqual([]);
+    expect(new Set(heldOut.map((x) => x.db_id))).toEqual(new Set(practice.map((x) => x.db_id)));
+    const dataset = await loadDataset(dir, 'proc_heldout');
+    try {
+      expect(dataset.questions).toHaveLength(8);
+    } finally {
+      await dataset.close();
+    }
+    expect((await writeGeneratedSplit(dir, 'proc', held)).reused).toBe(true);
+    expect(await writeGeneratedSplit(dir, 'proc', { ...held, heldOut: { name: 'proc_heldout', perDb: 2 } })).toMatchObject({ heldOutQuestions: 4, reused: false });
+  });
+
   it('refuses a bad name or spec with the field to fix, writing nothing', async () => {
     const dir = join(tempDir(), 'bad');
     await expect(writeGeneratedSplit(dir, 'Proc-1', spec)).rejects.toThrow(DataError);
@@ -77,6 +97,8 @@ describe('writeGeneratedSplit', () => {
     await expect(writeGeneratedSplit(dir, 'proc', { ...spec, databases: 0 })).rejects.toThrow(/databases must be a positive integer, got 0/);
     await expect(writeGeneratedSplit(dir, 'proc', { ...spec, questionsPerDb: 1.5 })).rejects.toThrow(/questionsPerDb must be a positive integer/);
     await expect(writeGeneratedSplit(dir, 'proc', { ...spec, inventedNames: 2 })).rejects.toThrow(/inventedNames is a share between 0 and 1, got 2/);
+    await expect(writeGeneratedSplit(dir, 'proc', { ...spec, heldOut: { name: 'proc', perDb: 2 } })).rejects.toThrow(/heldOut.name "proc" .* differ from "proc"/);
+    await expect(writeGeneratedSplit(dir, 'proc', { ...spec, heldOut: { name: 'held', perDb: 0 } })).rejects.toThrow(/heldOut.perDb must be a positive integer, got 0/);
     expect(existsSync(dir)).toBe(false);
   });
 });

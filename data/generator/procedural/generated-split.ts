@@ -24,6 +24,12 @@ export interface GeneratedSplitSpec {
   readonly seed: number;
   /** Share of tables and attribute columns renamed to invented words, in [0, 1]. */
   readonly inventedNames: number;
+  /**
+   * A second split of other easy questions on the same databases (none of them in the first):
+   * what an agent that practised on the first is tested on, to see whether it learnt the
+   * databases rather than the questions.
+   */
+  readonly heldOut?: { readonly name: string; readonly perDb: number };
 }
 
 /** A split written (or found) by {@link writeGeneratedSplit}. */
@@ -31,6 +37,8 @@ export interface GeneratedSplit {
   /** The dataset directory (bundled layout): `database/`, `tables.json`, `<name>.json`. */
   readonly dir: string;
   readonly questions: number;
+  /** Questions of the held-out split (0 without `spec.heldOut`). */
+  readonly heldOutQuestions: number;
   /** True when the directory already held this spec's split and nothing was written. */
   readonly reused: boolean;
 }
@@ -47,10 +55,17 @@ export function checkGeneratedSplit(name: string, spec: GeneratedSplitSpec): voi
   }
   if (!Number.isInteger(spec.seed) || spec.seed < 0) throw new DataError(`generated split "${name}": seed must be a non-negative integer, got ${spec.seed}`);
   if (!(spec.inventedNames >= 0 && spec.inventedNames <= 1)) throw new DataError(`generated split "${name}": inventedNames is a share between 0 and 1, got ${spec.inventedNames}`);
+  if (spec.heldOut) {
+    if (!/^[a-z][a-z0-9_]*$/.test(spec.heldOut.name) || spec.heldOut.name === name) {
+      throw new DataError(`generated split "${name}": heldOut.name "${spec.heldOut.name}" must be lower-case letters, digits and _, starting with a letter, and differ from "${name}"`);
+    }
+    if (!Number.isInteger(spec.heldOut.perDb) || spec.heldOut.perDb < 1) throw new DataError(`generated split "${name}": heldOut.perDb must be a positive integer, got ${spec.heldOut.perDb}`);
+  }
 }
 
 /**
- * Writes split `name` of freshly generated databases into `dir`, or reuses the directory when an
+ * Writes split `name` of freshly generated databases into `dir` (and, with `spec.heldOut`, a
+ * second split of other questions on the same databases), or reuses the directory when an
  * earlier call wrote the same name and spec there. The split is built beside `dir` and renamed into
  * place, so an interrupted build never leaves a half-written split that a later call would reuse.
  *
@@ -63,11 +78,18 @@ export function checkGeneratedSplit(name: string, spec: GeneratedSplitSpec): voi
  */
 export async function writeGeneratedSplit(dir: string, name: string, spec: GeneratedSplitSpec): Promise<GeneratedSplit> {
   checkGeneratedSplit(name, spec);
-  const identity = JSON.stringify({ name, databases: spec.databases, questionsPerDb: spec.questionsPerDb, seed: spec.seed, inventedNames: spec.inventedNames });
+  const identity = JSON.stringify({
+    name,
+    databases: spec.databases,
+    questionsPerDb: spec.questionsPerDb,
+    seed: spec.seed,
+    inventedNames: spec.inventedNames,
+    ...(spec.heldOut ? { heldOut: { name: spec.heldOut.name, perDb: spec.heldOut.perDb } } : {}),
+  });
   const marker = `${dir}/${SPEC_FILE}`;
+  const count = async (split: string) => (JSON.parse(await readFile(splitPath(dir, split), 'utf8')) as unknown[]).length;
   if (existsSync(marker) && (await readFile(marker, 'utf8')) === identity) {
-    const questions = (JSON.parse(await readFile(splitPath(dir, name), 'utf8')) as unknown[]).length;
-    return { dir, questions, reused: true };
+    return { dir, questions: await count(name), heldOutQuestions: spec.heldOut ? await count(spec.heldOut.name) : 0, reused: true };
   }
   const staging = `${dir}.tmp-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
@@ -79,10 +101,17 @@ export async function writeGeneratedSplit(dir: string, name: string, spec: Gener
     for (const split of SPLIT_NAMES) await unlink(splitPath(staging, split));
     const corpus = corpusQuestions(all, spec.questionsPerDb);
     await writeFile(splitPath(staging, name), JSON.stringify(corpus, null, 1));
+    let heldOutQuestions = 0;
+    if (spec.heldOut) {
+      const taken = new Set(corpus);
+      const heldOut = corpusQuestions(all.filter((q) => !taken.has(q)), spec.heldOut.perDb);
+      await writeFile(splitPath(staging, spec.heldOut.name), JSON.stringify(heldOut, null, 1));
+      heldOutQuestions = heldOut.length;
+    }
     await writeFile(`${staging}/${SPEC_FILE}`, identity);
     await rm(dir, { recursive: true, force: true });
     await rename(staging, dir);
-    return { dir, questions: corpus.length, reused: false };
+    return { dir, questions: corpus.length, heldOutQuestions, reused: false };
   } catch (err) {
     await rm(staging, { recursive: true, force: true });
     throw err;

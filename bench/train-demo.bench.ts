@@ -10,10 +10,19 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DemoResult } from '../examples/grpo-sql/demo.js';
 import { ALARM_EVENT_PREFIX } from '../src/train/diagnostics/alarms.js';
 import { pairedChange } from '../src/train/eval/paired-change.js';
+import type { ResultRow } from '../src/train/eval/results-table.js';
+import type { TrainConfig } from '../src/train/config/schema.js';
+import type { TrainingSummary } from '../src/train/run/run-types.js';
 import { mdTable, type BenchSection } from './harness.js';
+
+/** What the demo writes with `--result-json FILE`: the run's config, its summary and the printed table's rows. */
+interface DemoResult {
+  config: TrainConfig;
+  summary: TrainingSummary;
+  rows: ResultRow[];
+}
 
 /** Seeds 0–4, or those of `TRAIN_DEMO_SEEDS` (e.g. `TRAIN_DEMO_SEEDS=0,1,2` for a shorter check). */
 function seedsToRun(): number[] {

@@ -10,10 +10,19 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DemoResult } from '../examples/grpo-sql/demo.js';
 import { ALARM_EVENT_PREFIX } from '../src/train/diagnostics/alarms.js';
-import { pairedChange } from '../src/train/eval/paired-change.js';
+import type { ResultRow } from '../src/train/eval/results-table.js';
+import { splitChanges, type SplitChange } from '../src/train/eval/training-verdict.js';
+import type { TrainConfig } from '../src/train/config/schema.js';
+import type { TrainingSummary } from '../src/train/run/run-types.js';
 import { mdTable, type BenchSection } from './harness.js';
+
+/** What the demo writes with `--result-json FILE`: the run's config, its summary and the printed table's rows. */
+interface DemoResult {
+  config: TrainConfig;
+  summary: TrainingSummary;
+  rows: ResultRow[];
+}
 
 /** Seeds 0–4, or those of `TRAIN_DEMO_SEEDS` (e.g. `TRAIN_DEMO_SEEDS=0,1,2` for a shorter check). */
 function seedsToRun(): number[] {
@@ -169,14 +178,14 @@ export default async function bench(): Promise<BenchSection> {
     rows.push(['oracle (upper bound)', ...splits.map((s) => `${((oracle.bySplit[s]?.success ?? 0) * 100).toFixed(1)}%`), ...(k > 1 ? splits.map(() => '—') : []), ...splits.map((s) => (oracle.bySplit[s]?.meanReturn ?? 0).toFixed(3))]);
   }
   const pts = (r: DemoResult, s: string) => ((r.summary.evaluations['final']?.[s]?.success ?? 0) - (r.summary.evaluations['sft']?.[s]?.success ?? 0)) * 100;
-  /** Questions gained and lost, and the exact McNemar p-value, where both evaluations recorded per-question results. */
-  const paired = (r: DemoResult, s: string) => {
-    const [before, after] = [r.summary.evaluations['sft']?.[s]?.correct, r.summary.evaluations['final']?.[s]?.correct];
-    if (!before || !after || before.length !== after.length) return '';
-    const c = pairedChange(before, after);
-    return ` (${c.gained} gained, ${c.lost} lost, p = ${c.pValue.toPrecision(2)})`;
+  /** A split's change from SFT to GRPO in points, with the questions gained and lost and the exact McNemar p-value where both evaluations recorded them. */
+  const change = (c: SplitChange): string => {
+    if (c.kind === 'missing') return `${c.split} not evaluated ${c.missingIn === 'after' ? 'after GRPO' : 'after SFT'}`;
+    if (c.kind === 'incomparable') return `${c.split} not comparable (${c.questionsBefore} and ${c.questionsAfter} questions)`;
+    const points = `${c.split} ${c.points >= 0 ? '+' : ''}${c.points.toFixed(1)}`;
+    return c.kind === 'tested' ? `${points} (${c.paired.gained} gained, ${c.paired.lost} lost, p = ${c.paired.pValue.toPrecision(2)})` : points;
   };
-  const deltas = results.map((r, i) => `seed ${SEEDS[i]}: ${splits.map((s) => `${s} ${pts(r, s) >= 0 ? '+' : ''}${pts(r, s).toFixed(1)}${paired(r, s)}`).join(', ')}`);
+  const deltas = results.map((r, i) => `seed ${SEEDS[i]}: ${splitChanges(r.summary.evaluations['sft'] ?? {}, r.summary.evaluations['final'] ?? {}, splits).map(change).join(', ')}`);
   const formatAfter = results.map((r) => r.summary.formatCheck.after?.share ?? 0);
   // A seed left over when the seeds do not divide into the parallel batches ran alone.
   const walls = results.map((r, i) => `${(r.summary.wallSeconds / 60).toFixed(1)} min${parallel > 1 && SEEDS.length % parallel !== 0 && i >= SEEDS.length - (SEEDS.length % parallel) ? ' (alone)' : ''}`);

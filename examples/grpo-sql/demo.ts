@@ -33,18 +33,15 @@ import { estimateTrainingMemory, formatBytes } from '../../src/train/diagnostics
 import { formatDuration } from '../../src/train/metrics/progress-line.js';
 import { answersWithSql, createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
 import { runTraining, type SplitSuccess, type TrainingSummary } from '../../src/train/training-run.js';
-import { pairedChange, type PairedChange } from '../../src/train/eval/paired-change.js';
+import { headroomLine } from '../../src/train/eval/headroom-line.js';
+import { resultsTable, type ResultRow } from '../../src/train/eval/results-table.js';
+import { trainingVerdict } from '../../src/train/eval/training-verdict.js';
+import { foundVersusAnswered } from '../../src/recipes/found-versus-answered.js';
 import { runWhenExecuted } from '../run-when-executed.js';
 
 const USAGE = `usage: npm run demo -- [--quick] [--config FILE] [--model DIR] [--device cpu|cuda|webgpu]
                         [--lora-rank R] [--run-dir DIR] [--seed S] [--set key.path=value ...]
                         [--result-json FILE]`;
-
-/** One row of the results table: success and mean return per held-out split. */
-export interface ResultRow {
-  policy: string;
-  bySplit: SplitSuccess;
-}
 
 function timestamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -85,128 +82,8 @@ async function baseline(agent: SqlAgent, makeEnv: () => Env<SqlObservation, SqlA
   return { success: report.success_rate, meanReturn: report.mean_return, episodes: report.episodes };
 }
 
-/** A share as a percentage with one decimal. */
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-
-/**
- * The results table: per split, greedy success (pass@1 at temperature 0) and, with sampling
- * (eval.samples K), pass@K of K samples at the rollout temperature; exported for tests.
- */
-export function table(rows: readonly ResultRow[], splits: readonly string[], k = 0): string {
-  const header = ['policy', ...splits.flatMap((s) => (k > 1 ? [`${s} greedy`, `${s} pass@${k}`] : [`${s} success`, `${s} return`]))];
-  const lines = rows.map((r) => [r.policy, ...splits.flatMap((s) => {
-    const v = r.bySplit[s];
-    if (!v) return ['—', '—'];
-    return k > 1 ? [pct(v.success), v.sampled ? pct(v.sampled.passAtK) : '—'] : [pct(v.success), v.meanReturn.toFixed(3)];
-  })]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
-  return [fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...lines.map(fmt)].join('\n');
-}
-
-/** A change beyond chance: the exact McNemar test's p-value under 0.05 divided among the splits compared (Bonferroni). */
-const SIGNIFICANCE = 0.05;
-
-/**
- * The verdict line: GRPO's greedy success per split and its change from SFT, in points and in questions gained and
- * lost. The conclusion rests on the exact McNemar test of each split's paired questions, not on the sign of the
- * change: one question in a hundred moves with the update's float rounding alone. A split is compared only where
- * both evaluations played the same number of its questions (a run resumed with another `eval.episodes` evaluated
- * others); the rest are named, not counted. Exported for tests.
- */
-export function verdict(summary: TrainingSummary, splits: readonly string[]): string {
-  const sft = summary.evaluations['sft'];
-  const final = summary.evaluations['final'];
-  if (!sft || !final) return 'No SFT-vs-GRPO comparison in this mode.';
-  const changes = splits.map((s): { split: string; text: string; d?: number; paired?: PairedChange } => {
-    const [before, after] = [sft[s], final[s]];
-    if (!before || !after) return { split: s, text: `${s} not evaluated ${before ? 'after GRPO' : 'after SFT'}` };
-    if (before.episodes !== after.episodes) return { split: s, text: `${s} not comparable (${before.episodes} questions after SFT, ${after.episodes} after GRPO)` };
-    const d = (after.success - before.success) * 100;
-    const points = `${s} ${d >= 0 ? '+' : ''}${d.toFixed(1)} pts`;
-    if (!before.correct || !after.correct) return { split: s, text: points, d };
-    const paired = pairedChange(before.correct, after.correct);
-    return { split: s, text: `${points} (${paired.gained} gained, ${paired.lost} lost)`, d, paired };
-  });
-  const compared = changes.filter((c) => c.d !== undefined);
-  const tested = changes.filter((c): c is typeof c & { paired: PairedChange } => c.paired !== undefined);
-  let conclusion: string;
-  if (compared.length === 0) {
-    conclusion = ' — no split was evaluated on the same questions after SFT and after GRPO.';
-  } else if (tested.length < compared.length) {
-    // A run whose evaluations predate per-question results: only the points are known.
-    const mean = compared.reduce((a, c) => a + c.d!, 0) / compared.length;
-    conclusion = ` — mean ${mean >= 0 ? '+' : ''}${mean.toFixed(1)} pts; this run's evaluations did not record per-question results, so there is no significance test.`;
-  } else {
-    const alpha = SIGNIFICANCE / tested.length;
-    const beyond = tested.filter((c) => c.paired.pValue < alpha);
-    const better = beyond.filter((c) => c.paired.gained > c.paired.lost);
-    const worse = beyond.filter((c) => c.paired.lost > c.paired.gained);
-    const named = (cs: typeof tested) => cs.map((c) => `${c.split} (p = ${c.paired.pValue.toPrecision(2)})`).join(', ');
-    const test = `exact McNemar test on the same questions, p < ${alpha.toPrecision(2)} per split`;
-    conclusion = better.length > 0 && worse.length > 0 ? ` — mixed: GRPO did better than SFT on ${named(better)} and worse on ${named(worse)} beyond chance (${test}).`
-      : better.length > 0 ? ` — GRPO improved on the SFT checkpoint beyond chance on ${named(better)} (${test}).`
-      : worse.length > 0 ? ` — GRPO did worse than the SFT checkpoint beyond chance on ${named(worse)} (${test}).`
-      : ` — no split changed beyond chance (${test}): GRPO did NOT measurably improve on the SFT checkpoint in this run (see the dashboard and docs/train.md).`;
-  }
-  return `GRPO's greedy held-out success: ${splits.map((s) => `${s} ${final[s] ? pct(final[s].success) : '—'}`).join(', ')}\n` +
-    `Change from SFT to GRPO: ${changes.map((c) => c.text).join(', ')}${conclusion}`;
-}
-
-/**
- * pass@K − pass@1 after SFT per split, and the sharpening ceiling: greedy success on the sampled
- * questions plus those greedy missed that a sample answered — what GRPO could reach by sharpening,
- * at K samples (docs/train.md, Attempt 11). Exported for tests.
- */
-export function headroom(summary: TrainingSummary, splits: readonly string[]): string | undefined {
-  const sft = summary.evaluations['sft'];
-  const parts = splits.flatMap((s) => {
-    const v = sft?.[s]?.sampled;
-    return v
-      ? [`${s} pass@1 ${pct(v.passAt1)} → pass@${v.k} ${pct(v.passAtK)} (majority vote ${pct(v.majority)}; ` +
-        `on these ${v.questions} questions greedy ${pct(v.greedy)}, ${v.missedButSampled} of its misses answered by a sample: ceiling ${pct(v.ceiling)})`]
-      : [];
-  });
-  return parts.length ? `headroom after SFT (samples at the rollout temperature): ${parts.join(', ')}` : undefined;
-}
-
-/**
- * Greedy episodes whose query found the gold result, against those answered right: the gap is
- * answers that threw a found result away (the tiny model writes the answer's SQL afresh instead
- * of repeating its query). Exported for tests.
- */
-export function foundVersusAnswered(summary: TrainingSummary, splits: readonly string[]): string | undefined {
-  const parts = ['sft', 'final'].flatMap((label) => {
-    const at = summary.evaluations[label];
-    const cells = splits.flatMap((s) => {
-      const v = at?.[s];
-      const found = v?.outcomes?.['found_gold_result'];
-      const repeats = v?.outcomes?.['answer_repeats_query'];
-      const copied = v?.outcomes?.['gold_literals_written'];
-      const notes = [repeats === undefined ? '' : `${pct(repeats)} repeating the query`, copied === undefined ? '' : `${pct(copied)} writing the gold SQL's values`].filter(Boolean);
-      return v && found !== undefined ? [`${s} ${pct(found)} found, ${pct(v.success)} answered${notes.length ? ` (${notes.join('; ')})` : ''}`] : [];
-    });
-    return cells.length ? [`${label === 'sft' ? 'after SFT' : 'after GRPO'}: ${cells.join(', ')}`] : [];
-  });
-  return parts.length ? `a query returned the gold result (greedy) vs answered right — ${parts.join('; ')}` : undefined;
-}
-
-/** What a demo run produced (for benchmarks that repeat it over seeds). */
-export interface DemoResult {
-  config: TrainConfig;
-  summary: TrainingSummary;
-  /** Baselines and model rows of the printed table. */
-  rows: ResultRow[];
-}
-
 /** Runs the example; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
-  await runDemo(argv);
-  return 0;
-}
-
-/** Runs the example and returns its results (undefined for `--help`). */
-export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -224,7 +101,7 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
   });
   if (values.help) {
     console.log(USAGE);
-    return undefined;
+    return 0;
   }
   const started = Date.now();
   const configFile = values.config ?? join(packageRoot(), 'examples', 'grpo-sql', values.quick ? 'quick-config.json' : 'config.json');
@@ -265,7 +142,7 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
       for (const split of splits) bySplit[split] = await baseline(make(datasets.get(split)!), () => resources.makeEnv(split), config, evalQuestionIds(split));
       rows.push({ policy: name, bySplit });
     }
-    console.log(`\nbaselines on the first ${config.eval.episodes} evaluation questions (or all, when fewer) of each held-out split (a fixed sample of every database and difficulty):\n${table(rows, splits)}\n`);
+    console.log(`\nbaselines on the first ${config.eval.episodes} evaluation questions (or all, when fewer) of each held-out split (a fixed sample of every database and difficulty):\n${resultsTable(rows, splits)}\n`);
 
     const summary = await runTraining(setup);
     const base = config.model.path === 'tiny' ? 'model, untrained' : config.model.path === 'tiny-sql' ? 'base model (pre-trained on train SQL)' : 'base model';
@@ -274,21 +151,20 @@ export async function runDemo(argv: string[]): Promise<DemoResult | undefined> {
 
     const k = config.eval.samples;
     const sampledNote = k > 1 ? `; pass@${k}: ${k} samples at temperature ${config.rollout.temperature} on the first ${config.eval.sampledQuestions || config.eval.episodes} of them` : '';
-    console.log(`\n=== results (greedy: the same ${config.eval.episodes} questions per split${sampledNote}; validation splits choose settings, ${config.env.evalSplits.join('/')} are the test splits) ===\n${table(rows, splits, k)}`);
-    const room = headroom(summary, splits);
+    console.log(`\n=== results (greedy: the same ${config.eval.episodes} questions per split${sampledNote}; validation splits choose settings, ${config.env.evalSplits.join('/')} are the test splits) ===\n${resultsTable(rows, splits, k)}`);
+    const room = headroomLine(summary, splits);
     if (room) console.log(room);
     const found = foundVersusAnswered(summary, splits);
     if (found) console.log(found);
     const fc = summary.formatCheck;
     if (fc.before && fc.after) console.log(`tool-call format check: ${(fc.before.share * 100).toFixed(1)}% before SFT → ${(fc.after.share * 100).toFixed(1)}% after`);
     if (summary.firstReward !== undefined) console.log(`GRPO train reward: step 1 ${summary.firstReward.toFixed(3)} → step ${summary.grpoSteps} ${summary.lastReward!.toFixed(3)}`);
-    console.log(verdict(summary, splits));
+    console.log(trainingVerdict(summary, splits));
     console.log(`wall time ${formatDuration(Date.now() - started)}; dashboard: ${join(config.runDir, 'dashboard.html')} (live: npx sqlenv dashboard ${config.runDir})`);
     console.log(`evaluate it again, on any split: npx sqlenv eval --run ${config.runDir} --split ${config.env.evalSplits[0] ?? 'eval'} --all --samples 4`);
-    const result = { config, summary, rows };
-    // For benchmarks that run seeds as separate processes.
-    if (typeof values['result-json'] === 'string') await writeFile(values['result-json'], JSON.stringify(result));
-    return result;
+    // For benchmarks that run seeds as separate processes (bench/train-demo.bench.ts reads it).
+    if (typeof values['result-json'] === 'string') await writeFile(values['result-json'], JSON.stringify({ config, summary, rows }));
+    return 0;
   } finally {
     await resources.close();
   }

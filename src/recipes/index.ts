@@ -4,3 +4,4 @@
 export * from './sql-training-setup.js';
 export * from './recipe-error.js';
 export * from './trained-run.js';
+export * from './found-versus-answered.js';

@@ -42,6 +42,9 @@ export { grpoUpdate, completionTokenBudget, type GrpoUpdateResult } from './grpo
 export { sftStep, type SftStepResult } from './sft/sft-epoch.js';
 export { evaluatePolicy, type EvaluationResult } from './eval/evaluate-policy.js';
 export { pairedChange, mcnemarExactP, type PairedChange } from './eval/paired-change.js';
+export { resultsTable, percent, type ResultRow } from './eval/results-table.js';
+export { trainingVerdict, splitChanges, SIGNIFICANCE, type SplitChange } from './eval/training-verdict.js';
+export { headroomLine } from './eval/headroom-line.js';
 
 // The math: advantages, losses, KL — pure functions with their exact derivatives.
 export {

@@ -1,5 +1,5 @@
 /**
- * The train-demo bench prints the sharpening ceiling after SFT (docs/train.md, Attempt 11) beside
+ * The train-demo bench prints the sharpening ceiling after SFT (what sharpening the SFT policy could reach) beside
  * its table: what GRPO had to work with in each seed.
  */
 import { describe, expect, it } from 'vitest';

@@ -123,8 +123,8 @@ export function passAtKCurve(correctPerQuestion: readonly number[], n: number): 
  * What sharpening could gain: GRPO moves probability towards answers the policy already samples, so
  * what it can reach by sharpening is the questions greedy decoding gets right or at least one of K
  * samples gets right (more with larger K, and a question right in 1 sample of 64 is rarely learned).
- * A ceiling close to greedy means RL needs new behaviour, not sharper behaviour, to gain
- * (docs/train.md, "Attempt 11").
+ * A ceiling close to greedy means RL needs new behaviour, not sharper behaviour, to gain: measure it
+ * after SFT before tuning GRPO.
  */
 export interface SharpeningHeadroom {
   questions: number;

@@ -77,8 +77,8 @@ export async function grpoUpdate(
   // the entropies before the backward, so it keeps the scoring pass.
   // Guided rollouts (`rollout.guidedDecoding: "always"`) were drawn from the nudged distribution: their log-probs are not
   // the model's, so the loss scores the sampled tokens under the model itself. Taken as the current log-probs, they put
-  // the KL term between the nudged distribution and the reference, which pushed the guide's forced tokens down at every
-  // step until the policy collapsed (KL 0.02 → 171 in 12 steps; docs/train.md, Attempt 15).
+  // the KL term between the nudged distribution and the reference, which pushes the guide's forced tokens down at every
+  // step until the policy collapses.
   const sampled =
     cfg.rollout.guidedDecoding !== 'always' && cfg.grpo.muIterations === 1 && loss.entropyCoef === 0 && episodes.every((e) => e.samplingLogprobs?.length === e.tokens.length)
       ? episodes.map((e): TokenScores => ({ logprobs: Float32Array.from(e.samplingLogprobs!) }))

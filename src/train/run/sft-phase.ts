@@ -151,7 +151,7 @@ export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: MakeScript
   const started = Date.now();
   for (let epoch = 0; epoch < cfg.sft.epochs; epoch++) {
     const batches = sftBatches(trajectories, cfg.sft.batchSize, run.rng, { groupByLength: cfg.sft.groupByLength });
-    if (epoch === 0) run.print(`SFT: ${(paddingShare(batches) * 100).toFixed(1)}% of the token positions a step computes are padding${cfg.sft.groupByLength ? ' (batches grouped by length)' : ' (sft.groupByLength would batch similar lengths together: faster steps, less mixed batches; docs/train.md, Attempt 10)'}`);
+    if (epoch === 0) run.print(`SFT: ${(paddingShare(batches) * 100).toFixed(1)}% of the token positions a step computes are padding${cfg.sft.groupByLength ? ' (batches grouped by length)' : ' (sft.groupByLength would batch similar lengths together: faster steps, less mixed batches)'}`);
     for (const batch of batches) {
       const t0 = Date.now();
       const lr = learningRateAt(step, { lr: cfg.sft.lr, warmupSteps: cfg.optim.warmupSteps, totalSteps, decay: 'linear', minRatio: 0.1 });

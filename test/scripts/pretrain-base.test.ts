@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lengthBucketedBatches, padSequence, PRETRAIN_DEFAULTS, pretrainBase, PretrainOptionsError } from '../../examples/grpo-sql/pretrain-base.js';
+import { lengthBucketedBatches, padSequence, PRETRAIN_DEFAULTS, pretrainBase, PretrainOptionsError } from '../../scripts/model/pretrain-base.js';
 import { Rng } from '../../src/base/rng.js';
 import { loadModel } from '../../src/lm/model/language-model.js';
 import { packageRoot } from '../../src/base/package-root.js';
@@ -15,7 +15,7 @@ const tinyShapeDir = useTempDirs('sqlenv-tiny-shape-');
 
 const seq = (n: number) => ({ tokens: Array.from({ length: n }, (_, i) => i + 1), mask: Array.from({ length: n }, () => 1), assistantTexts: [], correct: true });
 
-describe('examples/grpo-sql/pretrain-base.ts', () => {
+describe('scripts/model/pretrain-base.ts', () => {
   it('padSequence pads to the next multiple with masked pad tokens', () => {
     const p = padSequence(seq(5), 4, 0);
     expect(p.tokens).toEqual([1, 2, 3, 4, 5, 0, 0, 0]);

@@ -6,16 +6,16 @@
  * demo's own SFT — the same prompts, tools, oracle and optimizer settings — on 4,800 easy questions of
  * 600 procedurally generated databases (`data/generator/procedural/`, seeds 1–600, never a validation
  * database's; half of their tables and attribute columns renamed to invented words), 8 questions a
- * database, 2 epochs, and writes the result as a model directory (`--out`). Measured (docs/train.md,
- * "Attempt 8"): the demo's SFT from the staged base ends 5.6 points higher on `validation` than from
- * the first stage alone. It does not teach the model to read an unseen schema (`validation_unseen_db`
- * stays at 0% after the demo's SFT): the databases it learns from share the procedural catalog's nouns.
+ * database, 2 epochs, and writes the result as a model directory (`--out`). The stage gives the demo's
+ * SFT a base that has already met many schemas' shapes, not only the training databases'
+ * (docs/experiments/ has the measurement). It does not teach the model to read an unseen schema: the
+ * databases it learns from share the procedural catalog's nouns.
  *
  * Reproducible: the same options and the same code rebuild the same weights bit for bit (one
  * onnxruntime thread; the corpus is generated from seeds). The shipped weights were staged by the code
  * of 30c5164; today's code trains the same recipe with other rounding (`npm run model:pretrain`
  * rebuilds the shipped ones by their commits' code, rebuild-base.ts). The stage's run directory
- * (`--run-dir`) is an ordinary demo run, so an interrupted stage resumes there.
+ * (`--run-dir`) is an ordinary training run, so an interrupted stage resumes there.
  *
  * Options: --from DIR (required), --out DIR (default models/tiny-sql-staged), --run-dir DIR, --databases N, --per-db N, --invented-names SHARE,
  * --epochs N, --seed S.
@@ -27,11 +27,15 @@ import { writeGeneratedSplit } from '../../data/generator/procedural/generated-s
 import { bundledDataDir } from '../../envs/sql/datasets/bundled-data-dir.js';
 import { packageRoot } from '../../src/base/package-root.js';
 import { SqlenvError } from '../../src/base/sqlenv-error.js';
+import '../../envs/sql/index.js';
 import { CheckpointStore } from '../../src/train/checkpoint/checkpoint-store.js';
+import { loadTrainConfig } from '../../src/train/config/load-config.js';
+import type { TrainConfig } from '../../src/train/config/schema.js';
+import { runTraining } from '../../src/train/training-run.js';
 import { writeSafetensors } from '../../src/lm/safetensors/writer.js';
-import { runWhenExecuted } from '../run-when-executed.js';
+import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
+import { runWhenExecuted } from '../../examples/run-when-executed.js';
 import { stringFlags } from './string-flags.js';
-import { runDemo } from './demo.js';
 
 /** Options of {@link proceduralStage}. */
 export interface ProceduralStageOptions {
@@ -39,7 +43,7 @@ export interface ProceduralStageOptions {
   from: string;
   /** Where the staged model directory is written. */
   out: string;
-  /** The stage's demo run (checkpoints, metrics). */
+  /** The stage's training run (checkpoints, metrics). */
   runDir: string;
   databases: number;
   perDb: number;
@@ -57,7 +61,7 @@ export class ProceduralStageError extends SqlenvError {}
 
 /**
  * Writes the stage's dataset: the procedural databases and their corpus as `train`, beside the
- * bundled databases and held-out splits (linked, not copied), which the demo's evaluations read.
+ * bundled databases and held-out splits (linked, not copied), which the run's validation reads.
  */
 async function writeCorpus(dir: string, o: ProceduralStageOptions): Promise<number> {
   // Database ids `mix_NNN` appear in the prompts ("Database: mix_1"): part of what the stage trains on.
@@ -78,23 +82,23 @@ async function writeCorpus(dir: string, o: ProceduralStageOptions): Promise<numb
 }
 
 /**
- * The demo's command line for the stage: the demo's own run, SFT only (its prompts, tools, oracle and
- * optimizer settings), on the stage's corpus as `train`.
+ * The stage's training config: the demo's own (examples/grpo-sql/config.json: its prompts, tools,
+ * oracle and optimizer settings), SFT only, on the stage's corpus as `train`.
  *
  * @example
  * ```ts
- * await runDemo(stageDemoArgs(options, '/tmp/stage/dataset', 4800));
+ * const config = await stageConfig(options, '/tmp/stage/dataset', 4800);
  * ```
  */
-export function stageDemoArgs(o: Pick<ProceduralStageOptions, 'from' | 'runDir' | 'epochs' | 'seed'>, dataset: string, questions: number): string[] {
-  return [
-    '--seed', String(o.seed), '--run-dir', o.runDir,
-    '--set', `env.dataset=${JSON.stringify(dataset)}`, '--set', `model.path=${JSON.stringify(resolve(o.from))}`,
-    '--set', 'env.evalSplits=[]', '--set', 'eval.untrained=false', '--set', 'grpo.steps=0',
+export function stageConfig(o: Pick<ProceduralStageOptions, 'from' | 'runDir' | 'epochs' | 'seed'>, dataset: string, questions: number): Promise<TrainConfig> {
+  return loadTrainConfig(join(packageRoot(), 'examples', 'grpo-sql', 'config.json'), [
+    `seed=${o.seed}`, `runDir=${JSON.stringify(o.runDir)}`,
+    `env.dataset=${JSON.stringify(dataset)}`, `model.path=${JSON.stringify(resolve(o.from))}`,
+    'env.evalSplits=[]', 'eval.untrained=false', 'grpo.steps=0',
     // One thread, as the stage's weights were made; and none of the demo's GRPO corpus, which an SFT-only run never reads.
-    '--set', 'model.threads=1', '--set', 'env.generated.split=""', '--set', 'grpo.trainSplit=""',
-    '--set', `sft.questions=${questions}`, '--set', `sft.epochs=${o.epochs}`, '--set', 'sft.minEpochs=1', '--set', 'sft.validationEpisodes=0',
-  ];
+    'model.threads=1', 'env.generated.split=""', 'grpo.trainSplit=""',
+    `sft.questions=${questions}`, `sft.epochs=${o.epochs}`, 'sft.minEpochs=1', 'sft.validationEpisodes=0',
+  ]);
 }
 
 /**
@@ -115,7 +119,12 @@ export async function proceduralStage(o: ProceduralStageOptions): Promise<number
     const dataset = join(work, 'dataset');
     const questions = await writeCorpus(dataset, o);
     o.print(`procedural stage: ${questions} easy questions of ${o.databases} procedural databases, ${o.epochs} epochs of the demo's SFT from ${o.from}`);
-    await runDemo(stageDemoArgs(o, dataset, questions));
+    const resources = await createSqlTrainingSetup(await stageConfig(o, dataset, questions));
+    try {
+      await runTraining(resources.setup);
+    } finally {
+      await resources.close();
+    }
     const checkpoint = await new CheckpointStore(o.runDir).load(0);
     // Written beside the destination and renamed into place: a crash never leaves half a model.
     const staging = `${resolve(o.out)}.tmp-${process.pid}`;

@@ -1,15 +1,15 @@
 /**
- * The rebuild of the bundled base (examples/grpo-sql/rebuild-base.ts, `npm run model:pretrain`):
+ * The rebuild of the bundled base (scripts/model/rebuild-base.ts, `npm run model:pretrain`):
  * its checks, and the path a step takes — a worktree of its commit, compiled and run on this
  * checkout's node_modules — on a run shrunk to seconds. The full-size rebuild is measured in
- * docs/train.md ("The bundled base, rebuilt").
+ * docs/experiments/history.md ("The bundled base, rebuilt").
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareModelDirs, lockfileMismatches, rebuildBase, RebuildBaseError, SHIPPED_TRAINING_STEPS } from '../../examples/grpo-sql/rebuild-base.js';
+import { compareModelDirs, lockfileMismatches, rebuildBase, RebuildBaseError, SHIPPED_TRAINING_STEPS } from '../../scripts/model/rebuild-base.js';
 import { packageRoot } from '../../src/base/package-root.js';
 
 const root = mkdtempSync(join(tmpdir(), 'sqlenv-rebuild-test-'));
@@ -76,7 +76,7 @@ describe('rebuildBase', () => {
 
   // The path every step takes (worktree of its commit, compiled on this checkout's node_modules, run, then the
   // later file fix and the comparison), on the first step shrunk to seconds. The second step's script is a demo
-  // run of its commit, minutes even when shrunk; its full-size rebuild is measured in docs/train.md.
+  // run of its commit, minutes even when shrunk; its full-size rebuild is measured in docs/experiments/history.md.
   it.skipIf(!hasHistory())('runs a shipped step by its own commit\'s code, then applies the later file fix and compares', async () => {
     const lines: string[] = [];
     const out = join(root, 'rebuilt');

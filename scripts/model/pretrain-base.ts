@@ -1,7 +1,7 @@
 /**
  * Pre-trains a tiny base on procedurally generated databases: `npm run model:pretrain-procedural`.
- * This is the base of docs/train.md's "Attempt 2", not the shipped `models/tiny-sql`, which
- * `npm run model:pretrain` rebuilds (rebuild-base.ts); it writes `models/tiny-sql-procedural`.
+ * This is an alternative base, not the shipped `models/tiny-sql`, which `npm run model:pretrain`
+ * rebuilds (rebuild-base.ts); it writes `models/tiny-sql-procedural`.
  *
  * Real agents start from a model that already knows SQL and can read a schema it has never seen
  * (Qwen2.5-Coder, Qwen3). A randomly initialised 1M-parameter model knows neither, and a CPU demo
@@ -45,10 +45,10 @@ import { learningRateAt } from '../../src/train/optim/lr-schedule.js';
 import { agentTrajectory, type SftSequence } from '../../src/train/sft/oracle-trajectories.js';
 import { sftStep } from '../../src/train/sft/sft-epoch.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
-import { runWhenExecuted } from '../run-when-executed.js';
+import { runWhenExecuted } from '../../examples/run-when-executed.js';
 import { stringFlags } from './string-flags.js';
 
-/** Shape, corpus and schedule of the pre-training run; the defaults built Attempt 2's base (docs/train.md). */
+/** Shape, corpus and schedule of the pre-training run. */
 export interface PretrainOptions {
   out: string;
   /** Checkpoints of the run (resumed when they match these options). */

@@ -17,9 +17,8 @@
  * the versions installed here). One onnxruntime thread throughout, as the scripts of those commits
  * use. onnxruntime picks its kernels by the CPU's instruction set, and 1,760 steps of training
  * carry a difference in the last bit of a sum to every weight: the bits are the shipped ones on a
- * CPU of the kind they were made on, and elsewhere the same recipe ends in other weights (on an
- * AVX2-only AMD EPYC, step 1 ends at loss 0.0070 where the shipped run printed 0.0065;
- * docs/train.md, "The bundled base, rebuilt").
+ * CPU of the kind they were made on, and elsewhere the same recipe ends in other weights
+ * (docs/experiments/history.md, "The bundled base, rebuilt", lists the CPUs measured).
  *
  * Options: --out DIR (default models/tiny-sql-rebuilt; never the shipped directory unless named),
  * --work DIR (worktrees and the steps' outputs, default runs/rebuild-base), --reference DIR (what
@@ -33,7 +32,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { packageRoot } from '../../src/base/package-root.js';
 import { SqlenvError } from '../../src/base/sqlenv-error.js';
-import { runWhenExecuted } from '../run-when-executed.js';
+import { runWhenExecuted } from '../../examples/run-when-executed.js';
 import { stringFlags } from './string-flags.js';
 
 const execFileAsync = promisify(execFile);
@@ -240,7 +239,7 @@ export async function rebuildBase(o: RebuildOptions): Promise<FileComparison[]> 
   for (const f of files) o.print(`  ${f.identical ? 'identical' : 'DIFFERS  '} ${f.file}${f.identical ? '' : ` (sha256 ${f.sha256.slice(0, 12)}, reference ${f.referenceSha256?.slice(0, 12) ?? 'absent'})`}`);
   if (files.some((f) => f.file === 'model.safetensors' && !f.identical)) {
     o.print('The weights differ: onnxruntime chooses its kernels by the CPU\'s instruction set, so the same code trains other bits on another kind of CPU. ' +
-      'docs/train.md ("The bundled base, rebuilt") lists the CPUs measured; the rebuilt directory is a base of the same recipe, usable with --set model.path=DIR.');
+      'docs/experiments/history.md ("The bundled base, rebuilt") lists the CPUs measured; the rebuilt directory is a base of the same recipe, usable with --set model.path=DIR.');
   }
   return files;
 }

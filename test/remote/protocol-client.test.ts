@@ -116,10 +116,10 @@ describe('OpenEnv stateless HTTP and info routes', () => {
 
   it('serves /health, /metadata, /schema with the env\'s own schemas, /metrics', async () => {
     expect((await call('GET', '/health')).data).toEqual({ status: 'healthy' });
-    const metadata = (await call('GET', '/metadata')).data as { documentation_url: string };
+    const metadata = (await call('GET', '/metadata')).data as Record<string, unknown>;
     expect(metadata).toMatchObject({ name: 'RemoteTally-v0', description: expect.stringContaining('target') });
     // The documentation link is one this server serves.
-    const docs = await call('GET', metadata.documentation_url);
+    const docs = await call('GET', String(metadata.documentation_url));
     expect(docs.status).toBe(200);
     expect(docs.data).toMatchObject({ openapi: expect.any(String), paths: expect.objectContaining({ '/metadata': expect.any(Object) }) });
     const schema = (await call('GET', '/schema')).data as Record<string, Record<string, unknown>>;

@@ -56,6 +56,13 @@ function typeErrors(checked: Snippet[]): string[] {
   return errors;
 }
 
+describe('docs/', () => {
+  it('hold no leftover "README section proposal" block (README.md is the one README)', () => {
+    const stale = markdownFiles(join(root, 'docs')).filter((file) => /<!-- README section/.test(readFileSync(file, 'utf8')));
+    expect(stale.map((file) => relative(root, file))).toEqual([]);
+  });
+});
+
 describe('TypeScript snippets of README.md and docs/', () => {
   it('finds the snippets, the README quick start among them', () => {
     expect(snippets.length).toBeGreaterThan(10);

@@ -8,6 +8,20 @@
 const open = (name: string): string => `<!-- bench:${name} -->`;
 const close = (name: string): string => `<!-- /bench:${name} -->`;
 
+/**
+ * The text of bench `name`'s section in `benchmarks` (between its markers), or undefined.
+ *
+ * @example
+ * ```ts
+ * benchSection(readFileSync('BENCHMARKS.md', 'utf8'), 'train-demo');
+ * ```
+ */
+export function benchSection(benchmarks: string, name: string): string | undefined {
+  const start = benchmarks.indexOf(open(name));
+  const end = start === -1 ? -1 : benchmarks.indexOf(close(name), start);
+  return end === -1 ? undefined : benchmarks.slice(start + open(name).length, end);
+}
+
 /** A file without BENCHMARKS.md yet starts with this. */
 export const BENCHMARKS_HEADER =
   '# Benchmarks\n\nRegenerate with `npm run bench` (all) or `npm run bench -- NAME` (one section). ' +

@@ -9,11 +9,7 @@
  * send a tool call, read `result`/`error` and `info`, until `terminated` or `truncated`.
  */
 import { pathToFileURL } from 'node:url';
-import { make } from '../src/gym/registry.js';
-import '../envs/sql/register.js';
-import { loadDataset } from '../envs/sql/datasets/load-dataset.js';
-import type { SqlObservation } from '../envs/sql/observation/sql-observation.js';
-import type { SqlAction } from '../envs/sql/sql-env.js';
+import { loadDataset, make, type SqlAction, type SqlObservation } from 'sqlenv';
 
 /** The next action for a counting heuristic, from what the episode has shown so far. */
 export function countingAgent(obs: SqlObservation): SqlAction {
@@ -54,7 +50,7 @@ export async function runCustomAgent(options: { split?: string; episodes?: numbe
   const dataset = await loadDataset('bundled', split, { validateGold: false });
   const counting = dataset.questions.filter((q) => /^(how many|what is the (total )?number of)\b/i.test(q.question));
   await dataset.close();
-  const env = make<SqlObservation, SqlAction>('SQLEnv-v0', { dataset: 'bundled', split });
+  const env = make('SQLEnv-v0', { dataset: 'bundled', split });
   const report: CustomAgentReport = { episodes: Math.min(options.episodes ?? 20, counting.length), correct: 0, meanReturn: 0 };
   try {
     for (let episode = 0; episode < report.episodes; episode++) {

@@ -9,8 +9,7 @@
  * at the end. The agent plays GuessNumber by bisection; with another env it takes random actions.
  */
 import { pathToFileURL } from 'node:url';
-import '../envs/guess/index.js';
-import { createServer, RemoteEnv, silentLogger, type RemoteEnvOptions } from '../src/remote/index.js';
+import { createServer, RemoteEnv, silentLogger, type RemoteEnvOptions } from 'sqlenv';
 
 /** What one run of the example did. */
 export interface RemoteClientReport {
@@ -61,5 +60,5 @@ export async function runRemoteClient(options: { url?: string; episodes?: number
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await runRemoteClient({ url: process.env.SQLENV_URL });
+  await runRemoteClient({ url: process.env.SQLENV_URL || undefined }); // SQLENV_URL= (empty) also means an in-process server
 }

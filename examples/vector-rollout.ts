@@ -9,14 +9,7 @@
  * environments whose steps burn CPU in JavaScript.
  */
 import { pathToFileURL } from 'node:url';
-import { make } from '../src/gym/registry.js';
-import { SyncVectorEnv } from '../src/gym/vector/sync-vector-env.js';
-import '../envs/sql/register.js';
-import { OracleAgent } from '../envs/sql/agents/oracle-agent.js';
-import { loadDataset } from '../envs/sql/datasets/load-dataset.js';
-import type { SqlObservation } from '../envs/sql/observation/sql-observation.js';
-import type { SqlAction } from '../envs/sql/sql-env.js';
-import type { Info } from '../src/gym/env.js';
+import { OracleAgent, SyncVectorEnv, loadDataset, make, type Info, type SqlAction, type SqlObservation } from 'sqlenv';
 
 /** What a run of the example measured. */
 export interface VectorRolloutReport {
@@ -42,7 +35,7 @@ export async function runVectorRollout(options: { numEnvs?: number; steps?: numb
   // One dataset (questions + cached gold results) shared by the agents; each env loads its own.
   const dataset = await loadDataset('bundled', split);
   const envs = new SyncVectorEnv<SqlObservation, SqlAction>(
-    Array.from({ length: numEnvs }, () => () => make<SqlObservation, SqlAction>('SQLEnv-v0', { dataset: 'bundled', split })),
+    Array.from({ length: numEnvs }, () => () => make('SQLEnv-v0', { dataset: 'bundled', split })),
   );
   const agents = Array.from({ length: numEnvs }, () => new OracleAgent(dataset));
   const report: VectorRolloutReport = { numEnvs, steps: options.steps ?? 100, episodes: 0, correct: 0, stepsPerSecond: 0 };

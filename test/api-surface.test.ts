@@ -33,8 +33,11 @@ function exportedNames(files: string[]): Map<string, string[]> {
 }
 
 describe('public API by subpath (docs/api.md)', () => {
-  it('documents the train, lm and onnx subpaths', () => {
-    expect(sections.map((s) => s.file)).toEqual(expect.arrayContaining(['src/train/index.ts', 'src/lm/index.ts', 'src/onnx/index.ts']));
+  it('documents the root and every subpath package.json exports', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, { types?: string }> };
+    const subpaths = Object.values(pkg.exports).flatMap((e) => (e.types ? [e.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts')] : []));
+    expect(subpaths).toEqual(expect.arrayContaining(['src/index.ts', 'src/train/index.ts', 'src/lm/index.ts', 'src/onnx/index.ts', 'src/recipes/index.ts']));
+    expect(sections.map((s) => s.file).sort()).toEqual(subpaths.sort());
   });
 
   const exported = exportedNames(sections.map((s) => s.file));

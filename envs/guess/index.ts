@@ -1,8 +1,15 @@
 /**
  * The toy environment `GuessNumber-v0`, registered in the default registry on import.
  */
-import { register } from '../../src/gym/registry.js';
+import { register, type EnvTypes } from '../../src/gym/registry.js';
 import { GuessNumber, type GuessNumberOptions } from './guess-number.js';
+
+// `make('GuessNumber-v0', …)` returns Env<string, number> and checks its kwargs.
+declare module '../../src/gym/registry.js' {
+  interface RegisteredEnvs {
+    'GuessNumber-v0': EnvTypes<string, number, GuessNumberOptions>;
+  }
+}
 
 export { GuessNumber, type GuessNumberOptions } from './guess-number.js';
 

@@ -1,5 +1,13 @@
-import { register } from '../../src/gym/registry.js';
-import { SQLEnv, type SqlEnvOptions } from './sql-env.js';
+import { register, type EnvTypes } from '../../src/gym/registry.js';
+import type { SqlObservation } from './observation/sql-observation.js';
+import { SQLEnv, type SqlAction, type SqlEnvOptions } from './sql-env.js';
+
+// `make('SQLEnv-v0', …)` returns Env<SqlObservation, SqlAction> and checks its kwargs.
+declare module '../../src/gym/registry.js' {
+  interface RegisteredEnvs {
+    'SQLEnv-v0': EnvTypes<SqlObservation, SqlAction, SqlEnvOptions>;
+  }
+}
 
 /** The registered id of SQLEnv: `make(SQL_ENV_ID)`. */
 export const SQL_ENV_ID = 'SQLEnv-v0';

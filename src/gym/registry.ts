@@ -22,6 +22,48 @@ export class EnvNotFoundError extends GymError {
   }
 }
 
+/**
+ * The observation, action and keyword-argument types of one registered id: an entry of
+ * {@link RegisteredEnvs}.
+ *
+ * @example
+ * ```ts
+ * type Guess = EnvTypes<string, number, { maxNumber?: number }>;
+ * ```
+ */
+export interface EnvTypes<Obs, Act, Kwargs extends object = EnvKwargs> {
+  observation: Obs;
+  action: Act;
+  kwargs: Kwargs;
+}
+
+/**
+ * The types of the ids registered in the default {@link registry}, so that `make(id)` returns
+ * `Env<Obs, Act>` and checks its kwargs without type arguments. The bundled environments add
+ * their ids here; add yours by declaration merging next to its `register` call.
+ *
+ * @example
+ * ```ts
+ * declare module 'sqlenv' {
+ *   interface RegisteredEnvs {
+ *     'Coin-v0': EnvTypes<string, 0 | 1, { bias?: number }>;
+ *   }
+ * }
+ * ```
+ */
+// Empty here: each environment module adds its id by declaration merging.
+export interface RegisteredEnvs {}
+
+/** An id with types in {@link RegisteredEnvs}. */
+export type RegisteredEnvId = keyof RegisteredEnvs & string;
+
+/** The observation type of a registered id. */
+export type ObservationOf<Id extends RegisteredEnvId> = RegisteredEnvs[Id] extends EnvTypes<infer Obs, unknown, object> ? Obs : unknown;
+/** The action type of a registered id. */
+export type ActionOf<Id extends RegisteredEnvId> = RegisteredEnvs[Id] extends EnvTypes<unknown, infer Act, object> ? Act : unknown;
+/** The keyword arguments of a registered id. */
+export type KwargsOf<Id extends RegisteredEnvId> = RegisteredEnvs[Id] extends EnvTypes<unknown, unknown, infer Kwargs> ? Kwargs : EnvKwargs;
+
 /** Per-call overrides of a spec's wrapper settings, as the keyword arguments of Gymnasium's `make`. */
 export interface MakeOptions {
   /** Override the spec's `maxEpisodeSteps` (adds or changes the TimeLimit). */
@@ -173,16 +215,22 @@ export function register<Kwargs extends object = EnvKwargs>(id: string, options:
 
 /**
  * Build a registered environment from the default {@link registry}, wrapped in
- * PassiveEnvChecker → OrderEnforcing → TimeLimit.
+ * PassiveEnvChecker → OrderEnforcing → TimeLimit. For an id in {@link RegisteredEnvs} the
+ * observation, action and kwargs types come from the id; for any other id, pass them as type
+ * arguments (they are the caller's promise).
  *
  * @example
  * ```ts
- * const env = make<string, number>('GuessNumber-v0', { maxNumber: 50 });
+ * const env = make('GuessNumber-v0', { maxNumber: 50 }); // Env<string, number>
  * const [obs] = await env.reset({ seed: 0 });
  * ```
  */
-export function make<Obs = unknown, Act = unknown>(id: string, kwargs: EnvKwargs = {}, options: MakeOptions = {}): Env<Obs, Act> {
-  return registry.make<Obs, Act>(id, kwargs, options);
+export function make<Id extends RegisteredEnvId>(id: Id, kwargs?: Partial<KwargsOf<Id>>, options?: MakeOptions): Env<ObservationOf<Id>, ActionOf<Id>>;
+// A registered id is held to its own kwargs: a misspelt one is a compile error, not a fall back to Env<unknown, unknown>.
+export function make<Obs = unknown, Act = unknown, Id extends string = string>(id: Id extends RegisteredEnvId ? never : Id, kwargs?: EnvKwargs, options?: MakeOptions): Env<Obs, Act>;
+export function make(id: string, kwargs: object = {}, options: MakeOptions = {}): Env<unknown, unknown> {
+  // An options interface (SqlEnvOptions) has no index signature, so it is not an EnvKwargs to the compiler; it is one at run time.
+  return registry.make(id, kwargs as EnvKwargs, options);
 }
 
 /**

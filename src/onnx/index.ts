@@ -23,7 +23,6 @@ export { linear, embedding, type LinearOptions } from './layers/linear.js';
 export { rmsNorm, layerNorm } from './layers/norm.js';
 export { attention, causalMask, rope, ropeTables } from './layers/attention.js';
 export { logProbsAndEntropy, softmaxCrossEntropy, tokenLogProbs, type CrossEntropyOptions } from './layers/loss.js';
-export { decoderLM, initDecoderWeights, type DecoderConfig, type DecoderModel } from './models/decoder.js';
 
 // Encoding and running: one Session interface for in-thread and worker sessions.
 export { encodeModel, type EncodeOptions, type EncodedModel } from './proto/model.js';

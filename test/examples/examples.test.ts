@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { countingAgent, runCustomAgent } from '../../examples/custom-agent.js';
 import { runVectorRollout } from '../../examples/vector-rollout.js';
@@ -25,5 +28,24 @@ describe('examples/vector-rollout.ts', () => {
     const report = await runVectorRollout({ numEnvs: 4, steps: 30, log: () => undefined });
     expect(report.episodes).toBeGreaterThanOrEqual(8);
     expect(report.correct).toBe(report.episodes);
+  });
+});
+
+describe('the compiled examples in dist/ (npm run build)', () => {
+  const root = join(import.meta.dirname, '..', '..');
+  const run = (example: string): string =>
+    execFileSync(process.execPath, [join(root, 'dist', 'examples', example)], { cwd: root, encoding: 'utf8', env: { ...process.env, SQLENV_URL: '' } /* empty: the example starts its own server */, timeout: 120_000 });
+
+  it('import the package by its name, resolved through package.json "exports"', () => {
+    for (const example of ['custom-agent.ts', 'vector-rollout.ts', 'remote-client.ts']) {
+      const source = readFileSync(join(root, 'examples', example), 'utf8');
+      expect(source).toMatch(/from 'sqlenv'/);
+      expect(source).not.toMatch(/from '\.\.?\//);
+    }
+    expect(run('remote-client.js')).toMatch(/^episode 2: \d steps, return /m);
+  });
+
+  it('custom-agent.js runs against the bundled data as written', { timeout: 120_000 }, () => {
+    expect(run('custom-agent.js')).toMatch(/^\d+\/20 correct, mean return /m);
   });
 });

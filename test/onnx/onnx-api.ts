@@ -18,4 +18,5 @@ export { gpuEvidence } from '../../src/onnx/runtime/doctor.js';
 export { adamwReferenceStep, sgdReferenceStep, clipReference } from '../../src/onnx/optim/reference.js';
 export { appendGradientAccumulation, accumulatorName } from '../../src/onnx/optim/resident-optimizer.js';
 export { nextName } from '../../src/onnx/optim/train-step.js';
+export { decoderLM, initDecoderWeights, type DecoderConfig, type DecoderModel } from '../../src/onnx/models/decoder.js';
 export { decoderBlock, blockParams, ropeConstants, mlpHidden, type BlockParams } from '../../src/onnx/models/decoder.js';

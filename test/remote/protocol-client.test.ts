@@ -116,7 +116,12 @@ describe('OpenEnv stateless HTTP and info routes', () => {
 
   it('serves /health, /metadata, /schema with the env\'s own schemas, /metrics', async () => {
     expect((await call('GET', '/health')).data).toEqual({ status: 'healthy' });
-    expect((await call('GET', '/metadata')).data).toMatchObject({ name: 'RemoteTally-v0', description: expect.stringContaining('target') });
+    const metadata = (await call('GET', '/metadata')).data as Record<string, unknown>;
+    expect(metadata).toMatchObject({ name: 'RemoteTally-v0', description: expect.stringContaining('target') });
+    // The documentation link is one this server serves.
+    const docs = await call('GET', String(metadata.documentation_url));
+    expect(docs.status).toBe(200);
+    expect(docs.data).toMatchObject({ openapi: expect.any(String), paths: expect.objectContaining({ '/metadata': expect.any(Object) }) });
     const schema = (await call('GET', '/schema')).data as Record<string, Record<string, unknown>>;
     expect(schema.action!['x-space']).toBe('ToolCallSpace');
     expect(schema.observation!['x-space']).toBe('Dict');

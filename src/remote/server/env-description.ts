@@ -53,7 +53,8 @@ export function describeEnv(envId: string, env: Env<unknown, unknown>, version: 
       description,
       version,
       render_modes: env.metadata.renderModes,
-      documentation_url: 'docs/remote.md',
+      // A path this server answers (its OpenAPI document), not a file of a checkout the client does not have.
+      documentation_url: '/openapi.json',
     },
   };
 }

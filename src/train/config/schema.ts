@@ -6,6 +6,7 @@
 import type { AdvantageEstimator, AdvantageScale, EpisodeRewardMode, StdKind } from '../math/advantages.js';
 import type { KlEstimator } from '../math/kl.js';
 import type { ImportanceLevel, LossAggregation } from '../math/policy-loss.js';
+import type { SamplerCorrection, SamplerCorrectionLevel } from '../math/sampler-correction.js';
 import type { LrDecay } from '../optim/lr-schedule.js';
 import type { GuidedDecoding } from '../rollout/multi-turn-rollout.js';
 
@@ -73,6 +74,9 @@ export interface TrainConfig {
       beta: number;
       klEstimator: KlEstimator;
       entropyCoef: number;
+      samplerCorrection: SamplerCorrection;
+      samplerCorrectionLevel: SamplerCorrectionLevel;
+      samplerCap: number;
     };
     muIterations: number;
     zeroVariance: ZeroVarianceMode;
@@ -210,9 +214,9 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       maskTruncated: bool('Exclude episodes cut off by the token limit from the loss (DAPO overlong filtering).', true),
       continueTurns: bool("Each turn continues the previous turn's keys and values and runs only the tool reply's tokens, instead of reading the whole conversation again (same tokens, log-probs to float rounding; CPU provider). false: every turn prefills its whole prompt.", true),
       guidedDecoding: oneOf(
-        "When the task's decoding guide nudges the policy's tokens (SQLEnv: copies from the conversation favoured inside string literals and numbers, a listed table after FROM/JOIN, the schema's names where the conversation shows them, the latest query in an answer; docs/sql.md): 'evaluation' (greedy and sampled held-out episodes, SFT's early stopping), 'always' (GRPO's rollouts too: the loss scores their tokens under the model itself, not at the nudged log-probs they were drawn with, so GRPO moves the unguided policy towards the guided episodes that beat their group), or 'off'.",
+        "When the task's decoding guide nudges the policy's tokens (SQLEnv: copies from the conversation favoured inside string literals and numbers, a listed table after FROM/JOIN, the schema's names where the conversation shows them, the latest query in an answer; docs/sql.md). 'off' (default): every episode is the policy's own, so figures compare with anyone else's. 'evaluation': held-out episodes and SFT's early stopping are guided (evaluations then also report the unguided figure beside the guided one). 'always': GRPO's rollouts too; their tokens come from the nudged distribution q, which grpo.loss.samplerCorrection weighs back to the policy π.",
         ['off', 'evaluation', 'always'],
-        'evaluation',
+        'off',
       ),
     }),
     grpo: obj('The GRPO update.', {
@@ -244,6 +248,17 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
         beta: num('KL coefficient β toward the reference (SFT weights; adapters off with LoRA). 0 skips the reference pass.', 0.04, { minimum: 0 }),
         klEstimator: oneOf('KL estimator: k1, k2 or k3.', ['k1', 'k2', 'k3'], 'k3'),
         entropyCoef: num('Entropy bonus coefficient c_H: the loss subtracts c_H × the entropy of the full next-token distribution on completion tokens, differentiated through the model (0: off).', 0, { minimum: 0 }),
+        samplerCorrection: oneOf(
+          "Importance weighting of tokens drawn from a sampler q other than the policy π at the rollout temperature (rollout.guidedDecoding 'always', rollout.topP < 1), as TRL and verl do for vLLM: each token's surrogate term is multiplied by the constant ρ = π_old/q, 'truncate'd to min(ρ, samplerCap) or 'mask'ed to 0 outside [1/samplerCap, samplerCap]. 'none' trains on q's tokens as if π had drawn them: the gradient of neither π nor q. The sampling/* metrics report the gap either way.",
+          ['truncate', 'mask', 'none'],
+          'truncate',
+        ),
+        samplerCorrectionLevel: oneOf(
+          "'sequence': one ratio per episode, π(episode)/q(episode) (its expected update is the exact gradient of π's objective while the cap does not bind; TRL's default level); 'token': each token's own ratio π_t/q_t (lower variance, biased when q differs from π at several positions).",
+          ['sequence', 'token'],
+          'sequence',
+        ),
+        samplerCap: num('C of grpo.loss.samplerCorrection (TRL: vllm_importance_sampling_clip_max, 3).', 3, { exclusiveMinimum: 1 }),
       }),
       muIterations: int('μ: optimizer passes over each sampled batch (ratios against the stored old log-probs).', 1, 1),
       zeroVariance: oneOf("Groups with equal rewards: 'keep' (advantage 0), 'drop' from the loss, or 'dynamic_sampling' (resample to fill the batch with informative groups).", ['keep', 'drop', 'dynamic_sampling'], 'keep'),

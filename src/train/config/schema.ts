@@ -230,11 +230,11 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       }),
       rewardMode: oneOf("Episode reward seen by the advantage: 'sum' of step rewards (dense shaping kept) or the 'final' step's.", ['sum', 'final'], 'sum'),
       credit: oneOf(
-        "'episode': every token of an episode gets the episode's advantage. 'turn': each assistant turn gets the advantage of its discounted reward-to-go against the same turn of the group's other episodes (turn-level credit: a good query is not blamed for a bad answer).",
+        "'episode' (default): every token of an episode gets the episode's advantage, so the correctness reward reaches every turn that led to it. 'turn': each assistant turn gets the advantage of its discounted reward-to-go against the same turn of the group's other episodes; with grpo.turnDiscount 1 that is the return from the turn on (the first turn's equals the episode's), with γ < 1 a discounted return that the final answer's reward reaches less the earlier the turn.",
         ['episode', 'turn'],
         'episode',
       ),
-      turnDiscount: num("γ of the reward-to-go under credit 'turn': 1 = a turn sees every later reward, 0 = only its own step reward (the env's dense shaping judges intermediate turns).", 1, { minimum: 0, maximum: 1 }),
+      turnDiscount: num("γ of the reward-to-go under credit 'turn': 1 (default) = a turn sees every later reward, correctness included; 0 = only its own step reward, so intermediate turns optimise the env's dense shaping and never see whether the episode ended correct.", 1, { minimum: 0, maximum: 1 }),
       turnBaseline: oneOf(
         "Under credit 'turn', which turns of the group a turn is compared with: 'index' = turn t of every episode; 'observations' = turn t of the episodes that saw the same tool results before it (an answer after the gold result competes with answers after the gold result).",
         ['index', 'observations'],

@@ -42,6 +42,22 @@ export function guideOf<Obs>(task: RolloutTask<Obs>, options: Pick<RolloutOption
   return guidance === 'always' || (guidance === 'evaluation' && purpose === 'evaluation') ? task.decodingGuide : undefined;
 }
 
+/** The decoding that produced a result: the policy's own tokens, or tokens nudged by the task's decoding guide. */
+export type Decoding = 'unguided' | 'guided';
+
+/**
+ * Which decoding episodes of this purpose get under `options.guidedDecoding`: 'guided' only where
+ * the task has a guide and the option applies it (see {@link guideOf}).
+ *
+ * @example
+ * ```ts
+ * decodingOf(task, { guidedDecoding: 'off' }, 'evaluation'); // 'unguided'
+ * ```
+ */
+export function decodingOf<Obs>(task: RolloutTask<Obs>, options: Pick<RolloutOptions, 'guidedDecoding'>, purpose: 'training' | 'evaluation'): Decoding {
+  return guideOf(task, options, purpose) ? 'guided' : 'unguided';
+}
+
 /** One episode to run: the env instance it owns for the duration and where to start it. */
 export interface EpisodeJob<Obs> {
   env: Env<Obs, unknown>;

@@ -10,6 +10,7 @@
  * still follows q's prefixes and q's continuations, so it is biased whenever q differs from π at
  * more than one position.
  */
+import { PolicyLossInputError } from './policy-loss.js';
 
 /** How tokens from another sampler are weighed: truncated (min(ρ, C)), masked (0 outside [1/C, C]), or not at all. */
 export type SamplerCorrection = 'truncate' | 'mask' | 'none';
@@ -86,7 +87,7 @@ export function cappedWeight(ratio: number, mode: SamplerCorrection, cap: number
  * ```
  */
 export function samplerCorrectionWeights(sequences: readonly SamplerSequence[], options: SamplerCorrectionOptions): SamplerCorrectionResult {
-  if (!(options.cap > 1)) throw new RangeError(`the sampler-correction cap C must be > 1 (got ${options.cap}): it bounds ratios to [1/C, C]`);
+  if (!(options.cap > 1)) throw new PolicyLossInputError(`the sampler-correction cap C must be > 1 (got ${options.cap}): it bounds ratios to [1/C, C]; set grpo.loss.samplerCap above 1`);
   let diffSum = 0, diffMax = 0, tokens = 0, corrected = 0;
   let weightSum = 0, weightCount = 0, weightMin = Infinity, weightMax = -Infinity;
   const record = (w: number) => {
@@ -101,7 +102,7 @@ export function samplerCorrectionWeights(sequences: readonly SamplerSequence[], 
     const sampling = seq.samplingLogprobs;
     if (!sampling) return out;
     if (sampling.length !== n || seq.oldLogprobs.length !== n) {
-      throw new RangeError(`sequence ${i}: oldLogprobs (${seq.oldLogprobs.length}), samplingLogprobs (${sampling.length}) and mask (${n}) must have equal lengths`);
+      throw new PolicyLossInputError(`sequence ${i}: oldLogprobs (${seq.oldLogprobs.length}), samplingLogprobs (${sampling.length}) and mask (${n}) must have equal lengths`);
     }
     let logRatioSum = 0, trained = 0;
     for (let t = 0; t < n; t++) {

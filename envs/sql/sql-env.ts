@@ -19,7 +19,7 @@ import { DEFAULT_JUDGE_CONFIG, type AnswerMode, type JudgeConfig } from './judge
 import { renderObservation } from './observation/render-observation.js';
 import { sqlObservationSpace, type SqlObservation } from './observation/sql-observation.js';
 import { resolveRewardConfig, type RewardConfig } from './reward/reward-config.js';
-import { afterEndReward, stepReward, totalReward, type RewardComponents } from './reward/step-reward.js';
+import { afterEndReward, stepReward, totalReward, unsettledShaping, type RewardComponents } from './reward/step-reward.js';
 import type { QueryLimits } from './sandbox/limits.js';
 import type { QueryLane } from './sandbox/query-lane.js';
 import { QueryPool } from './sandbox/query-pool.js';
@@ -180,7 +180,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     const tables = reader.tables();
     const columns = this.options.listColumns ? tables.map((t) => reader.describe(t).columns.map((c) => c.name).join(', ')) : [];
     this.episode = new EpisodeState(question, { sql: question.goldSql, rows: gold.rows }, dbPath, tables, this.stepBudget, columns);
-    const info: Info = { question_id: question.id, db_id: question.dbId, difficulty: question.difficulty ?? null, step_budget: this.stepBudget };
+    const info: Info = { question_id: question.id, db_id: question.dbId, difficulty: question.difficulty ?? null, step_budget: this.stepBudget, shaping_potential: 0 };
     return [this.episode.observation(), info];
   }
 
@@ -376,6 +376,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       repairs,
       reward_components: components,
       potential: episode.phi,
+      shaping_potential: episode.done ? 0 : unsettledShaping(episode.phi, episode.seenCount, this.rewardConfig),
       question_id: episode.question.id,
     };
     if (episode.done) {
@@ -401,6 +402,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       repairs: [],
       reward_components: components,
       potential: episode.phi,
+      shaping_potential: 0,
       question_id: episode.question.id,
       is_correct: episode.isCorrect === true,
     };

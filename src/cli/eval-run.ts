@@ -15,7 +15,7 @@ import { episodeReward } from '../train/math/advantages.js';
 import { stepRewardsOf } from '../train/rollout/episode.js';
 import { traceRecord } from '../train/run/traces.js';
 import { EnvPool } from '../train/rollout/env-pool.js';
-import { guideOf } from '../train/rollout/multi-turn-rollout.js';
+import { decodingOf } from '../train/rollout/multi-turn-rollout.js';
 
 /** What `sqlenv eval --run` was asked for. */
 export interface EvaluateRunOptions {
@@ -34,8 +34,11 @@ export interface EvaluateRunOptions {
   samples: number;
   seed: number;
   json: boolean;
-  /** Decode without the task's guide, whatever the run's `rollout.guidedDecoding` says. */
-  unguided?: boolean;
+  /**
+   * Decode with the task's guide (default: unguided, whatever the run's `rollout.guidedDecoding`
+   * says); the unguided figure is then measured too and reported beside the guided one.
+   */
+  guided?: boolean;
   /** Write each greedy episode's trace (the question, every turn and the tool's answer to it, rewards, the verdict) as one JSON line to this file. */
   tracesFile?: string;
 }
@@ -90,12 +93,16 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
     const available = run.setup.questionCount(split);
     const episodes = o.all ? available : Math.min(o.episodes, available);
     const tiers = run.config.env.evalDifficulties;
-    const rollout = o.unguided ? { ...run.config.rollout, guidedDecoding: 'off' as const } : run.config.rollout;
-    const guided = guideOf(task, rollout, 'evaluation') !== undefined;
+    const unguidedRollout = { ...run.config.rollout, guidedDecoding: 'off' as const };
+    const rollout = o.guided ? { ...run.config.rollout, guidedDecoding: 'evaluation' as const } : unguidedRollout;
+    const decoding = decodingOf(task, rollout, 'evaluation');
     if (!o.json) {
-      console.log(`model of ${o.runDir} (checkpoint of step ${run.step}) on ${run.config.env.dataset}/${split}: ${episodes} of ${available} questions${tiers.length ? ` (difficulty ${tiers.join(', ')}: the run's env.evalDifficulties)` : ''}, greedy, ${guided ? 'guided decoding' : 'unguided'}`);
+      console.log(`model of ${o.runDir} (checkpoint of step ${run.step}) on ${run.config.env.dataset}/${split}: ${episodes} of ${available} questions${tiers.length ? ` (difficulty ${tiers.join(', ')}: the run's env.evalDifficulties)` : ''}, greedy, ${decoding} decoding`);
+      if (o.guided && decoding === 'unguided') console.log("(the run's task has no decoding guide: --guided decodes as without it)");
     }
     const greedy = await evaluatePolicy(policy, task, pool, split, episodes, rollout, new Rng(o.seed));
+    // A guided figure is the guide's and the model's together: the model's own goes beside it.
+    const unguided = decoding === 'guided' ? await evaluatePolicy(policy, task, pool, split, episodes, unguidedRollout, new Rng(o.seed)) : undefined;
     if (o.tracesFile !== undefined) {
       // The dashboard's trace records, one line an episode in the split's order: failures can be read question by question.
       const lines = greedy.episodes.map((episode) => JSON.stringify(traceRecord(run.step, split, 0, { episode, reward: episodeReward(stepRewardsOf(episode), 'sum') })));
@@ -112,8 +119,9 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
       };
     }
     const summary = {
-      agent: 'model', run: o.runDir, checkpoint_step: run.step, dataset: run.config.env.dataset, split, episodes, guided_decoding: guided,
+      agent: 'model', run: o.runDir, checkpoint_step: run.step, dataset: run.config.env.dataset, split, episodes, decoding,
       success_rate: greedy.success, mean_return: greedy.meanReturn, outcomes,
+      ...(unguided ? { unguided: { success_rate: unguided.success, mean_return: unguided.meanReturn, correct: unguided.episodes.map((e) => e.correct) } } : {}),
       // Question by question, so two checkpoints can be compared on the same questions (which were gained, which lost).
       correct: greedy.episodes.map((e) => e.correct),
       ...(sampled ? { sampled } : {}),
@@ -126,13 +134,13 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
       const retried = outcomes['retried_after_failure'];
       const recovered = outcomes['recovered_after_failure'] ?? 0;
       console.log(
-        `success rate ${pct(greedy.success)}, mean return ${greedy.meanReturn.toFixed(3)}${found === undefined ? '' : `, a query returned the gold result in ${pct(found)}`}` +
+        `success rate ${pct(greedy.success)} (${decoding}${unguided ? `; unguided ${pct(unguided.success)}` : ''}), mean return ${greedy.meanReturn.toFixed(3)}${found === undefined ? '' : `, a query returned the gold result in ${pct(found)}`}` +
           `${copied === undefined ? '' : `, a query wrote the gold SQL's values in ${pct(copied)}`}` +
           `${retried === undefined ? '' : `, queried again after a failed or empty query in ${pct(retried)} (and found the gold result so in ${pct(recovered)})`}`,
       );
       if (sampled) {
         const h = sampled.headroom;
-        console.log(`${sampled.questions} questions × ${sampled.samples} samples at temperature ${sampled.temperature}: pass@1 ${pct(sampled.passAt1)}, pass@${sampled.k} ${pct(sampled.passAtK)}, majority vote ${pct(sampled.majority)}`);
+        console.log(`${sampled.questions} questions × ${sampled.samples} samples at temperature ${sampled.temperature}, ${decoding}: pass@1 ${pct(sampled.passAt1)}, pass@${sampled.k} ${pct(sampled.passAtK)}, majority vote ${pct(sampled.majority)}`);
         console.log(passAtKCurveLine(sampled.curve));
         console.log(
           `sharpening headroom: greedy missed ${h.questions - h.greedyRight} questions, ${h.missedButSampled} of them answered right by at least one sample; ` +

@@ -25,7 +25,7 @@ const USAGE = `usage: sqlenv eval --agent random|oracle|noisy [--dataset bundled
                    [--action-mode tolerant|strict] [--answer-mode value|sql|either]
                    [--samples K] [--json]
        sqlenv eval --run DIR [--checkpoint STEP] [--config FILE] [--dataset SOURCE]
-                   [--split NAME] [--episodes N | --all] [--samples K] [--seed S] [--unguided]
+                   [--split NAME] [--episodes N | --all] [--samples K] [--seed S] [--guided]
                    [--traces FILE] [--json]
 
 Runs a baseline agent for N episodes (episode i uses seed S+i and a seeded random question)
@@ -44,8 +44,9 @@ majority vote (the most frequent submitted answer decides).
 --config FILE) sets the model, prompts, step budget, answer mode and the split's difficulty
 tiers; episodes are greedy over the first N questions, as the run's own evaluations (the same
 weights give the same numbers), and --samples K adds pass@K at the run's rollout temperature.
-Episodes are decoded with the task's guide as the run's evaluations are (rollout.guidedDecoding;
-a run whose config predates it gets the default, guided); --unguided turns the guide off.
+Episodes are the model's own (unguided), whatever the run's rollout.guidedDecoding says; --guided
+decodes with the task's guide and prints the unguided figure beside the guided one. Every report
+names its decoding (JSON: "decoding": "unguided" | "guided").
 --traces FILE writes each greedy episode as one JSON line (the question, every turn the model
 wrote and the tool's answer, rewards, whether it was right), to read the failures one by one.
 --split defaults to the run's first test split.`;
@@ -70,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
       run: { type: 'string' },
       checkpoint: { type: 'string' },
       config: { type: 'string' },
-      unguided: { type: 'boolean', default: false },
+      guided: { type: 'boolean', default: false },
       traces: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -99,7 +100,7 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
     return evaluateRun({
-      runDir: values.run, episodes, all: values.all, seed, samples, json: values.json, unguided: values.unguided,
+      runDir: values.run, episodes, all: values.all, seed, samples, json: values.json, guided: values.guided,
       ...(checkpoint === undefined ? {} : { step: checkpoint }),
       ...(values.split === undefined ? {} : { split: values.split }),
       ...(values.dataset === undefined ? {} : { dataset: values.dataset }),
@@ -118,7 +119,7 @@ export async function run(argv: string[]): Promise<number> {
     Number.isInteger(stepBudget) && stepBudget > 0 ? '' : `--step-budget must be a positive integer, got "${values['step-budget']}"`,
     ['tolerant', 'strict'].includes(actionMode) ? '' : `--action-mode must be tolerant or strict`,
     ['value', 'sql', 'either'].includes(answerMode) ? '' : `--answer-mode must be value, sql or either`,
-    values.checkpoint === undefined && values.config === undefined && !values.unguided && values.traces === undefined ? '' : '--checkpoint, --config, --unguided and --traces need --run DIR (a trained model)',
+    values.checkpoint === undefined && values.config === undefined && !values.guided && values.traces === undefined ? '' : '--checkpoint, --config, --guided and --traces need --run DIR (a trained model)',
   ].filter(Boolean);
   if (problems.length > 0) {
     console.error(`sqlenv eval: ${problems.join('; ')}\n\n${USAGE}`);

@@ -31,7 +31,7 @@ export { LmTrainablePolicy } from './policy/lm-policy-adapter.js';
 export { TemplateChatCodec } from './policy/template-chat-codec.js';
 
 // The loop's pieces, for custom loops: rollouts, one GRPO step and its phases, SFT, evaluation.
-export { rolloutEpisodes, RolloutConfigError, type RolloutOptions, type EpisodeJob } from './rollout/multi-turn-rollout.js';
+export { rolloutEpisodes, RolloutConfigError, SHAPING_POTENTIAL_INFO_KEY, type RolloutOptions, type EpisodeJob, type Decoding } from './rollout/multi-turn-rollout.js';
 export { type Episode, type TurnRecord } from './rollout/episode.js';
 export { EnvPool } from './rollout/env-pool.js';
 export { VectorEnvSlots, VectorSlotsExhaustedError, type VectorEnvSlotsOptions } from './rollout/vector-env-slots.js';
@@ -61,6 +61,15 @@ export {
 export { turnAdvantages, type TurnCreditOptions } from './math/turn-advantages.js';
 export { policyLoss, sftLoss, PolicyLossInputError, type LossSequence, type PolicyLossOptions, type PolicyLossMetrics, type PolicyLossResult, type LossAggregation, type ImportanceLevel } from './math/policy-loss.js';
 export { klEstimate, type KlEstimator } from './math/kl.js';
+export {
+  samplerCorrectionWeights,
+  type SamplerCorrection,
+  type SamplerCorrectionLevel,
+  type SamplerCorrectionOptions,
+  type SamplerCorrectionResult,
+  type SamplerCorrectionMetrics,
+  type SamplerSequence,
+} from './math/sampler-correction.js';
 
 // Optimisation.
 export type { PolicyOptimizer, AdamWOptions, AdamWState, OptimizerStepReport } from './optim/policy-optimizer.js';

@@ -93,16 +93,22 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
     const evalLines: string[] = [];
     const evalLog = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void evalLines.push(args.join(' ')));
     try {
-      expect(await evalCli(['--run', runDir, '--split', 'eval', '--episodes', '2', '--samples', '2', '--json'])).toBe(0);
+      // The quick run evaluated with its guide (rollout.guidedDecoding 'always'): --guided reproduces it.
+      expect(await evalCli(['--run', runDir, '--split', 'eval', '--episodes', '2', '--samples', '2', '--guided', '--json'])).toBe(0);
     } finally {
       evalLog.mockRestore();
     }
     const evaluated = JSON.parse(evalLines.at(-1)!) as {
-      checkpoint_step: number; episodes: number; success_rate: number; mean_return: number; correct: boolean[];
+      checkpoint_step: number; episodes: number; success_rate: number; mean_return: number; correct: boolean[]; unguided: { success_rate: number; correct: boolean[] };
       sampled: { passAtK: number; passAt1: number; curve: { k: number; passAtK: number }[]; headroom: { questions: number; greedyRight: number; ceiling: number } };
     };
     const final = records.find((r) => r.kind === 'eval' && r.label === 'final' && r.split === 'eval')!;
-    expect(evaluated).toMatchObject({ checkpoint_step: 2, episodes: 2, success_rate: final['success'], mean_return: final['mean_return'], guided_decoding: true, sampled: { passAtK: expect.any(Number) } });
+    expect(final['decoding']).toBe('guided');
+    // A guided figure comes with the unguided one beside it, in the run's record and from the CLI alike.
+    expect(evaluated).toMatchObject({
+      checkpoint_step: 2, episodes: 2, success_rate: final['success'], mean_return: final['mean_return'], decoding: 'guided',
+      unguided: { success_rate: final['unguided_success'], mean_return: final['unguided_mean_return'] }, sampled: { passAtK: expect.any(Number) },
+    });
     // Greedy's verdict per question, in the split's order: as many as episodes, right as often as success_rate says.
     expect(evaluated.correct).toHaveLength(2);
     expect(evaluated.correct.filter(Boolean).length / 2).toBe(evaluated.success_rate);
@@ -113,15 +119,21 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
     expect(evaluated.sampled.headroom.questions).toBe(2);
     expect(evaluated.sampled.headroom.greedyRight).toBe(Math.round(2 * evaluated.success_rate));
     expect(evaluated.sampled.headroom.ceiling).toBeGreaterThanOrEqual(evaluated.success_rate);
-    // --unguided: the same weights decoded without the task's guide.
+    // By default the same weights are decoded without the task's guide, whatever the run's config says.
     const unguidedLines: string[] = [];
     const unguidedLog = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void unguidedLines.push(args.join(' ')));
     try {
-      expect(await evalCli(['--run', runDir, '--split', 'eval', '--episodes', '2', '--unguided', '--json'])).toBe(0);
+      expect(await evalCli(['--run', runDir, '--split', 'eval', '--episodes', '2', '--json'])).toBe(0);
+      expect(await evalCli(['--run', runDir, '--split', 'eval', '--episodes', '2'])).toBe(0);
     } finally {
       unguidedLog.mockRestore();
     }
-    expect(JSON.parse(unguidedLines.at(-1)!)).toMatchObject({ episodes: 2, guided_decoding: false });
+    const unguidedJson = unguidedLines.find((l) => l.startsWith('{'))!;
+    expect(JSON.parse(unguidedJson)).toMatchObject({ episodes: 2, decoding: 'unguided', success_rate: evaluated.unguided.success_rate, correct: evaluated.unguided.correct });
+    expect(JSON.parse(unguidedJson)).not.toHaveProperty('unguided');
+    // The printed report names its decoding too.
+    expect(unguidedLines.some((l) => l.includes('greedy, unguided decoding'))).toBe(true);
+    expect(unguidedLines.some((l) => /^success rate [\d.]+% \(unguided\)/.test(l))).toBe(true);
     // --traces: each greedy episode as a trace line, in the split's order, with the verdicts the summary counts.
     const tracesFile = join(runDir, 'eval-traces.jsonl');
     const tracedLog = vi.spyOn(console, 'log').mockImplementation(() => undefined);

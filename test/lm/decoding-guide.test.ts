@@ -86,4 +86,39 @@ describe('generate with a decoding guide', () => {
       await policy.close();
     }
   });
+
+  it('reports log q of the distribution sampled: the guide\'s bias, then the temperature, then top-p renormalisation', async () => {
+    const policy = await Policy.create(tinyModel(), { train: 'none', intraOpThreads: 1 });
+    try {
+      const tokenizer = tinyModel().tokenizer;
+      const prompt = [5, 6, 7, 8];
+      const vocab = 300;
+      // The model's next-token log-softmax (logits up to a constant), one scored sequence per candidate.
+      const scored = await policy.logprobs(Array.from({ length: vocab }, (_, v) => [...prompt, v]));
+      const logits = scored.map((row) => row[prompt.length]!);
+      // The guide sees each token's text as the tokenizer lists it ('' for special tokens: never nudged).
+      const texts = tokenizer.tokenTexts();
+      const favoured = (t: string) => /[aeiou]/.test(t);
+      const bias = 1.5, T = 0.7, topP = 0.9;
+      const z = logits.map((x, v) => (x + (favoured(texts[v]!) ? bias : 0)) / T);
+      const logZ = Math.log(z.reduce((a, x) => a + Math.exp(x), 0));
+      const order = z.map((_, v) => v).sort((a, b) => z[b]! - z[a]! || a - b);
+      const kept = new Set<number>();
+      let mass = 0;
+      for (const v of order) {
+        kept.add(v);
+        mass += Math.exp(z[v]! - logZ);
+        if (mass >= topP) break;
+      }
+      const guide: DecodingGuide = () => () => ({ bias, favours: favoured });
+      for (const seed of [1, 2, 3, 4, 5]) {
+        const [g] = await policy.generate([prompt], { maxTokens: 1, temperature: T, topP, seed, stopTokenIds: [], guide });
+        const token = g!.tokenIds[0]!;
+        expect(kept.has(token)).toBe(true);
+        expect(g!.logprobs[0]!).toBeCloseTo(z[token]! - logZ - Math.log(mass), 4);
+      }
+    } finally {
+      await policy.close();
+    }
+  });
 });

@@ -47,9 +47,17 @@ describe('sampling', () => {
         const logits = Float32Array.from({ length: vocab }, () => (gen.float() - 0.5) * 12);
         const { token, logprob } = sampler.draw(logits, options, a);
         expect(token).toBe(sampleToken(logits, options, b));
-        // log-softmax(logits / T) at the draw's temperature (T = 1 when greedy), top-k/top-p not renormalised.
+        // log q: log-softmax(logits / T) at the draw's temperature (T = 1 when greedy), renormalised
+        // over the tokens top-k/top-p keep — the distribution the token was drawn from.
         const t = (options.temperature ?? 1) > 0 ? (options.temperature ?? 1) : 1;
-        expect(logprob).toBe(logSoftmax(t === 1 ? logits : Float64Array.from(logits, (x) => x / t))[token]);
+        const full = logSoftmax(t === 1 ? logits : Float64Array.from(logits, (x) => x / t));
+        const kept = (options.temperature ?? 1) > 0 ? keptTokens(full, options) : undefined;
+        if (!kept) expect(logprob).toBe(full[token]);
+        else {
+          expect(kept.has(token)).toBe(true);
+          const mass = [...kept].reduce((a, i) => a + Math.exp(full[i]!), 0);
+          expect(logprob).toBeCloseTo(full[token]! - Math.log(mass), 10);
+        }
       }
     }
   });
@@ -76,3 +84,21 @@ describe('batch packing', () => {
     expect([...attentionBias(new Uint8Array([0, 1, 1, 1]), 1, 1, 3)]).toEqual([MASKED, 0, 0, 0]);
   });
 });
+
+/** The tokens top-k then top-p keep from a log-distribution, or undefined when both keep all. */
+function keptTokens(logp: Float64Array, options: { topK?: number; topP?: number }): Set<number> | undefined {
+  const topK = options.topK ?? 0;
+  const topP = options.topP ?? 1;
+  if (!((topK > 0 && topK < logp.length) || topP < 1)) return undefined;
+  let order = Array.from(logp.keys()).sort((a, b) => logp[b]! - logp[a]! || a - b);
+  if (topK > 0) order = order.slice(0, topK);
+  const mass = order.reduce((a, i) => a + Math.exp(logp[i]!), 0);
+  const kept = new Set<number>();
+  let cumulative = 0;
+  for (const i of order) {
+    kept.add(i);
+    cumulative += Math.exp(logp[i]!) / mass;
+    if (cumulative >= topP) break;
+  }
+  return kept;
+}

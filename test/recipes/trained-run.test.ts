@@ -72,8 +72,8 @@ describe('sqlenv eval --run: its flags', () => {
     expect(out).toMatch(/--answer-mode comes from the run's config with --run/);
   });
   it('refuses --checkpoint without --run, and a checkpoint that is not a step', async () => {
-    expect((await errors(['--checkpoint', '3']))[1]).toMatch(/--checkpoint, --config, --unguided and --traces need --run DIR/);
-    expect((await errors(['--unguided']))[1]).toMatch(/--unguided and --traces need --run DIR/);
+    expect((await errors(['--checkpoint', '3']))[1]).toMatch(/--checkpoint, --config, --guided and --traces need --run DIR/);
+    expect((await errors(['--guided']))[1]).toMatch(/--guided and --traces need --run DIR/);
     expect((await errors(['--traces', 'x.jsonl']))[1]).toMatch(/--traces need --run DIR/);
     expect((await errors(['--run', 'runs/x', '--checkpoint', 'latest']))[1]).toMatch(/--checkpoint must be a step number/);
   });

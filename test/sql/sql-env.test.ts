@@ -74,6 +74,28 @@ describe('SQLEnv episodes', () => {
     await env.close();
   });
 
+  it('reports the shaping not yet settled as info.shaping_potential: the progress paid so far, 0 once the episode is over', async () => {
+    const env = envWith();
+    const [, resetInfo] = await env.reset({ options: { questionId: COUNT_QUESTION } });
+    expect(resetInfo.shaping_potential).toBe(0);
+    let paid = 0;
+    for (const action of [
+      { name: 'describe', arguments: { table_name: 'singer' } },
+      { name: 'query', arguments: { sql: 'SELECT count(*) FROM stadium' } },
+      { name: 'query', arguments: { sql: 'SELECT count(*) FROM singer' } },
+    ]) {
+      const [, , , , info] = await env.step(action);
+      paid += (info.reward_components as { progress: number }).progress;
+      expect(info.shaping_potential).toBeCloseTo(paid, 12);
+    }
+    expect(paid).toBeGreaterThan(0);
+    const [, , terminated, , info] = await env.step({ name: 'answer', arguments: { value: 6 } });
+    expect(terminated).toBe(true);
+    expect(paid + (info.reward_components as { progress: number }).progress).toBeCloseTo(0, 12);
+    expect(info.shaping_potential).toBe(0);
+    await env.close();
+  });
+
   it('reports at the end whether a query found the gold result, answered or not', async () => {
     const env = envWith({ answerMode: 'sql' });
     await env.reset({ options: { questionId: COUNT_QUESTION } });

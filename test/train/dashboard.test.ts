@@ -59,6 +59,23 @@ describe('dashboardCharts', () => {
     ]);
     expect(dashboardCharts(records.filter((r) => !Object.keys(r).some((k) => k.startsWith('outcomes/'))))['outcomes']!.series).toEqual([]);
   });
+
+  it("names guided evaluations and draws their unguided figure beside them, and the sampler's gap to the policy", () => {
+    const c = dashboardCharts([
+      { kind: 'train', step: 1, time: 1, success: 0, 'sampling/sampling_logp_difference/mean': 0.3, 'sampling/sampling_logp_difference/max': 4, 'sampling/corrected_share': 0.1 },
+      { kind: 'eval', step: 1, time: 2, label: 'grpo', split: 'eval', decoding: 'guided', success: 0.9, unguided_success: 0.7 },
+    ]);
+    expect(c['success']!.series.map((s) => [s.name, s.points])).toEqual([
+      ['train (sampled)', [[1, 0]]],
+      ['eval (greedy, guided)', [[1, 0.9]]],
+      ['eval (greedy, unguided)', [[1, 0.7]]],
+    ]);
+    expect(c['sampler']!.series.map((s) => [s.name, s.points])).toEqual([
+      ['mean |log π − log q|', [[1, 0.3]]],
+      ['max |log π − log q|', [[1, 4]]],
+      ['share truncated or masked', [[1, 0.1]]],
+    ]);
+  });
 });
 
 describe('dashboard page', () => {

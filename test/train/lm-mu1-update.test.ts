@@ -92,7 +92,8 @@ describe('μ = 1 without an old-log-prob pass (ONNX policy)', () => {
         finished: true, truncatedByTokens: false, correct: false, generatedTokens: g.tokens.length,
       }));
       const advantages = [1.2, -0.4, 0.3, -1.1];
-      const guided = resolveTrainConfig({ ...config, rollout: { ...config.rollout, guidedDecoding: 'always' } });
+      // Without sampler correction, so that the two paths compare (its weights are tested in sampler-correction.test.ts).
+      const guided = resolveTrainConfig({ ...config, rollout: { ...config.rollout, guidedDecoding: 'always' }, grpo: { ...config.grpo, loss: { ...config.grpo.loss, samplerCorrection: 'none' } } });
       const before = a.passes();
       const fromGuided = await grpoUpdate(a.policy, a.optimizer, episodes, new Map(episodes.map((e, i) => [e, advantages[i]!] as const)), guided, 1e-2);
       expect(a.passes() - before).toBe(1);
@@ -101,6 +102,8 @@ describe('μ = 1 without an old-log-prob pass (ONNX policy)', () => {
       for (const k of ['loss', 'kl', 'entropy', 'grad_norm']) expect(fromGuided.metrics[k]).toBeCloseTo(scoredPath.metrics[k]!, 6);
       // The KL is the model's to its reference, not the nudged distribution's (log-prob 0 everywhere) to it.
       expect(fromGuided.metrics['kl']).toBeLessThan(1);
+      // The gap to the sampler's log-probs (0 here) is reported: the mean of −log π over trained tokens.
+      expect(fromGuided.metrics['sampling/sampling_logp_difference/mean']).toBeGreaterThan(0);
     } finally {
       await a.policy.dispose();
       await b.policy.dispose();

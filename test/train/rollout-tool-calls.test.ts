@@ -209,9 +209,13 @@ describe('rolloutEpisodes: when the task decoding guide applies (rollout.guidedD
     const pool = new EnvPool(() => new RecordingEnv());
     try {
       const policy = new GuideRecordingPolicy(Array.from({ length: 8 }, () => call('answer', { value: '6' })));
-      await evaluatePolicy(policy, guidedTask, pool, 'eval', 1, { ...options, guidedDecoding: 'evaluation' }, new Rng(0));
-      await evaluateSampled(policy, guidedTask, pool, 'eval', 1, 2, { ...options, guidedDecoding: 'evaluation' }, new Rng(0));
+      const greedy = await evaluatePolicy(policy, guidedTask, pool, 'eval', 1, { ...options, guidedDecoding: 'evaluation' }, new Rng(0));
+      const sampled = await evaluateSampled(policy, guidedTask, pool, 'eval', 1, 2, { ...options, guidedDecoding: 'evaluation' }, new Rng(0));
       expect(policy.guided).toEqual(Array.from({ length: 6 }, () => true));
+      // Each result names the decoding that produced it.
+      expect([greedy.decoding, sampled.decoding]).toEqual(['guided', 'guided']);
+      expect((await evaluatePolicy(policy, guidedTask, pool, 'eval', 1, options, new Rng(0))).decoding).toBe('unguided');
+      expect((await evaluatePolicy(policy, recordingTask, pool, 'eval', 1, { ...options, guidedDecoding: 'always' }, new Rng(0))).decoding).toBe('unguided'); // no guide to apply
     } finally {
       await pool.close();
     }

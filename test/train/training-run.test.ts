@@ -78,6 +78,14 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
     }
     expect(records.filter((r) => r.kind === 'trace').length).toBeGreaterThanOrEqual(24);
     expect(records.some((r) => r.kind === 'eval' && r.label === 'grpo')).toBe(true);
+    // Every evaluation names its decoding: unguided by default (the letter task has no guide anyway).
+    const evals = records.filter((r) => r.kind === 'eval');
+    expect(evals.every((r) => r['decoding'] === 'unguided' && !('unguided_success' in r))).toBe(true);
+    expect(summary.evaluations['final']!['eval']!.decoding).toBe('unguided');
+    expect(lines.some((l) => l.startsWith('eval [final, unguided] '))).toBe(true);
+    // The sampler was the policy itself: its log-probs are π's (to float rounding), and no weight applies.
+    expect(train[0]!['sampling/sampling_logp_difference/max']).toBeLessThan(1e-4);
+    expect(train[0]!['sampling/importance_sampling_ratio/mean']).toBe(1);
     expect(lines.some((l) => /^grpo step 12\/12 \| reward/.test(l))).toBe(true);
     const html = await readFile(join(runDir, 'dashboard.html'), 'utf8');
     expect(html).toContain('<svg');
@@ -173,7 +181,7 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
     // Epochs 1-3 train without validation; the first validation follows epoch 4 (5 steps an epoch).
     expect(events.length).toBeGreaterThanOrEqual(1);
     expect(events[0]!.step).toBe(4 * 5);
-    expect(String(events[0]!.message)).toMatch(/^SFT epoch 4: validation success validation \d+\.\d% \(mean/);
+    expect(String(events[0]!.message)).toMatch(/^SFT epoch 4: validation success \(unguided\) validation \d+\.\d% \(mean/);
     // The post-SFT evaluation still covers every validation split.
     expect(Object.keys(summary.evaluations['sft']!)).toEqual(['validation', 'validation_b', 'eval']);
     expect(summary.sftSteps).toBeGreaterThanOrEqual(4 * 5);

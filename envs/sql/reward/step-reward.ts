@@ -51,6 +51,21 @@ export function stepReward(outcome: StepOutcome, config: RewardConfig): RewardCo
 }
 
 /**
+ * The shaping not yet settled: what `progress` has paid so far and would take back if the episode
+ * ended now (progressScale · Φ + newInfo · N; 0 once the episode is over). SQLEnv reports it as
+ * `info.shaping_potential`, so a trainer that cuts an episode before the env ends it can settle it
+ * and keep the shaping summing to zero.
+ *
+ * @example
+ * ```ts
+ * unsettledShaping(0.5, 2, DEFAULT_REWARD_CONFIG); // 0.15 · 0.5 + 0.01 · 2 = 0.095
+ * ```
+ */
+export function unsettledShaping(phi: number, seen: number, config: RewardConfig): number {
+  return roundReward(config.progressScale * phi + config.newInfo * seen);
+}
+
+/**
  * The reward of a step taken after the episode ended.
  *
  * @example

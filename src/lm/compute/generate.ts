@@ -78,8 +78,9 @@ export interface Generation {
   /** Text of the generated ids without the stop token, cut before a stop string. */
   readonly text: string;
   /**
-   * log p(token) under the distribution it was drawn from: log-softmax(logits / T) at the sampling
-   * temperature T (1 when greedy), without top-k/top-p renormalisation, one per token id — what
+   * log q(token) under the distribution it was drawn from, one per token id: log-softmax(logits / T)
+   * at the sampling temperature T (1 when greedy) after a guide's biases, renormalised over the
+   * tokens top-k/top-p keep. Without guide, top-k and top-p it is what
    * `Policy.logprobs(…, { temperature: T })` gives for the completed sequence.
    */
   readonly logprobs: number[];

@@ -56,9 +56,24 @@ export function sampleToken(logits: ArrayLike<number>, options: SamplingOptions,
   const temperature = options.temperature ?? 1;
   if (temperature <= 0) return argmax(logits);
   const n = logits.length;
+  if (!truncates(options, n)) return drawFull(logits, temperature, rng, new Float64Array(n), new Float64Array(n)).token;
+  return drawTruncated(logits, options, temperature, rng).token;
+}
+
+/** Whether top-k or top-p leave out part of a vocabulary of n tokens. */
+function truncates(options: SamplingOptions, n: number): boolean {
+  const topK = options.topK ?? 0;
+  return (topK > 0 && topK < n) || (options.topP ?? 1) < 1;
+}
+
+/**
+ * A draw from the tokens top-k and top-p keep at `temperature`, with its log-probability under
+ * that renormalised distribution: log-softmax over the kept tokens, the distribution sampled.
+ */
+function drawTruncated(logits: ArrayLike<number>, options: SamplingOptions, temperature: number, rng: Rng): { token: number; logprob: number } {
+  const n = logits.length;
   const topK = options.topK ?? 0;
   const topP = options.topP ?? 1;
-  if (!((topK > 0 && topK < n) || topP < 1)) return drawFull(logits, temperature, rng, new Float64Array(n), new Float64Array(n)).token;
   const scaled = new Float64Array(n);
   for (let i = 0; i < n; i++) scaled[i] = logits[i]! / temperature;
   let order = Array.from({ length: n }, (_, i) => i);
@@ -78,12 +93,13 @@ export function sampleToken(logits: ArrayLike<number>, options: SamplingOptions,
   }
   let total = 0;
   for (let j = 0; j < keep; j++) total += Math.exp(logp[j]!);
+  const logTotal = Math.log(total);
   let u = rng.float() * total;
   for (let j = 0; j < keep; j++) {
     u -= Math.exp(logp[j]!);
-    if (u <= 0) return order[j]!;
+    if (u <= 0) return { token: order[j]!, logprob: logp[j]! - logTotal };
   }
-  return order[keep - 1]!;
+  return { token: order[keep - 1]!, logprob: logp[keep - 1]! - logTotal };
 }
 
 /**
@@ -125,9 +141,10 @@ function logProbability(logits: ArrayLike<number>, token: number, temperature: n
 
 /**
  * Draws tokens as {@link sampleToken} does (the same token for the same random state) and
- * returns each with its log-probability under the distribution it was drawn from: the logits at
- * the temperature, log-softmax(logits / T)[token], without top-k/top-p renormalisation (what a
- * trainer scores at T, as TRL does; greedy decoding, T = 0, reports T = 1). Made once per
+ * returns each with its log-probability under the distribution it was drawn from, log q: the
+ * logits at the temperature, log-softmax(logits / T)[token], renormalised over the tokens top-k
+ * and top-p keep (a trainer compares it with the policy's log-prob at T to weigh the token;
+ * greedy decoding, T = 0, reports log-softmax(logits)[token]). Made once per
  * generation call: it keeps its scratch buffers, and without top-k/top-p the draw's own
  * normaliser is the log-probability's, so each row costs two passes of `exp` over the vocabulary
  * (a decode step runs it for every row).
@@ -145,13 +162,12 @@ export class TokenSampler {
     this.exps = new Float64Array(vocabSize);
   }
 
-  /** The next token from one row of logits, and its log-probability at the sampling temperature (1 when greedy). */
+  /** The next token from one row of logits, and its log-probability under the distribution sampled (T = 1 when greedy). */
   draw(logits: ArrayLike<number>, options: SamplingOptions, rng: Rng): { token: number; logprob: number } {
     const temperature = options.temperature ?? 1;
     const n = logits.length;
-    const topK = options.topK ?? 0;
-    const topP = options.topP ?? 1;
-    if (temperature <= 0 || (topK > 0 && topK < n) || topP < 1 || n > this.scaled.length) {
+    if (temperature > 0 && truncates(options, n)) return drawTruncated(logits, options, temperature, rng);
+    if (temperature <= 0 || n > this.scaled.length) {
       const token = sampleToken(logits, options, rng);
       return { token, logprob: logProbability(logits, token, temperature > 0 ? temperature : 1, this.scaled) };
     }

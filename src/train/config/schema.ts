@@ -6,6 +6,7 @@
 import type { AdvantageEstimator, AdvantageScale, EpisodeRewardMode, StdKind } from '../math/advantages.js';
 import type { KlEstimator } from '../math/kl.js';
 import type { ImportanceLevel, LossAggregation } from '../math/policy-loss.js';
+import type { SamplerCorrection, SamplerCorrectionLevel } from '../math/sampler-correction.js';
 import type { LrDecay } from '../optim/lr-schedule.js';
 import type { GuidedDecoding } from '../rollout/multi-turn-rollout.js';
 
@@ -73,6 +74,9 @@ export interface TrainConfig {
       beta: number;
       klEstimator: KlEstimator;
       entropyCoef: number;
+      samplerCorrection: SamplerCorrection;
+      samplerCorrectionLevel: SamplerCorrectionLevel;
+      samplerCap: number;
     };
     muIterations: number;
     zeroVariance: ZeroVarianceMode;
@@ -210,9 +214,9 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       maskTruncated: bool('Exclude episodes cut off by the token limit from the loss (DAPO overlong filtering).', true),
       continueTurns: bool("Each turn continues the previous turn's keys and values and runs only the tool reply's tokens, instead of reading the whole conversation again (same tokens, log-probs to float rounding; CPU provider). false: every turn prefills its whole prompt.", true),
       guidedDecoding: oneOf(
-        "When the task's decoding guide nudges the policy's tokens (SQLEnv: copies from the conversation favoured inside string literals and numbers, a listed table after FROM/JOIN, the schema's names where the conversation shows them, the latest query in an answer; docs/sql.md): 'evaluation' (greedy and sampled held-out episodes, SFT's early stopping), 'always' (GRPO's rollouts too: the loss scores their tokens under the model itself, not at the nudged log-probs they were drawn with, so GRPO moves the unguided policy towards the guided episodes that beat their group), or 'off'.",
+        "When the task's decoding guide nudges the policy's tokens (SQLEnv: copies from the conversation favoured inside string literals and numbers, a listed table after FROM/JOIN, the schema's names where the conversation shows them, the latest query in an answer; docs/sql.md). 'off' (default): every episode is the policy's own, so figures compare with anyone else's. 'evaluation': held-out episodes and SFT's early stopping are guided (evaluations then also report the unguided figure beside the guided one). 'always': GRPO's rollouts too; their tokens come from the nudged distribution q, which grpo.loss.samplerCorrection weighs back to the policy π.",
         ['off', 'evaluation', 'always'],
-        'evaluation',
+        'off',
       ),
     }),
     grpo: obj('The GRPO update.', {
@@ -226,11 +230,11 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       }),
       rewardMode: oneOf("Episode reward seen by the advantage: 'sum' of step rewards (dense shaping kept) or the 'final' step's.", ['sum', 'final'], 'sum'),
       credit: oneOf(
-        "'episode': every token of an episode gets the episode's advantage. 'turn': each assistant turn gets the advantage of its discounted reward-to-go against the same turn of the group's other episodes (turn-level credit: a good query is not blamed for a bad answer).",
+        "'episode' (default): every token of an episode gets the episode's advantage, so the correctness reward reaches every turn that led to it. 'turn': each assistant turn gets the advantage of its discounted reward-to-go against the same turn of the group's other episodes; with grpo.turnDiscount 1 that is the return from the turn on (the first turn's equals the episode's), with γ < 1 a discounted return that the final answer's reward reaches less the earlier the turn.",
         ['episode', 'turn'],
         'episode',
       ),
-      turnDiscount: num("γ of the reward-to-go under credit 'turn': 1 = a turn sees every later reward, 0 = only its own step reward (the env's dense shaping judges intermediate turns).", 1, { minimum: 0, maximum: 1 }),
+      turnDiscount: num("γ of the reward-to-go under credit 'turn': 1 (default) = a turn sees every later reward, correctness included; 0 = only its own step reward, so intermediate turns optimise the env's dense shaping and never see whether the episode ended correct.", 1, { minimum: 0, maximum: 1 }),
       turnBaseline: oneOf(
         "Under credit 'turn', which turns of the group a turn is compared with: 'index' = turn t of every episode; 'observations' = turn t of the episodes that saw the same tool results before it (an answer after the gold result competes with answers after the gold result).",
         ['index', 'observations'],
@@ -244,6 +248,17 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
         beta: num('KL coefficient β toward the reference (SFT weights; adapters off with LoRA). 0 skips the reference pass.', 0.04, { minimum: 0 }),
         klEstimator: oneOf('KL estimator: k1, k2 or k3.', ['k1', 'k2', 'k3'], 'k3'),
         entropyCoef: num('Entropy bonus coefficient c_H: the loss subtracts c_H × the entropy of the full next-token distribution on completion tokens, differentiated through the model (0: off).', 0, { minimum: 0 }),
+        samplerCorrection: oneOf(
+          "Importance weighting of tokens drawn from a sampler q other than the policy π at the rollout temperature (rollout.guidedDecoding 'always', rollout.topP < 1), as TRL and verl do for vLLM: each token's surrogate term is multiplied by the constant ρ = π_old/q, 'truncate'd to min(ρ, samplerCap) or 'mask'ed to 0 outside [1/samplerCap, samplerCap]. 'none' trains on q's tokens as if π had drawn them: the gradient of neither π nor q. The sampling/* metrics report the gap either way.",
+          ['truncate', 'mask', 'none'],
+          'truncate',
+        ),
+        samplerCorrectionLevel: oneOf(
+          "'sequence': one ratio per episode, π(episode)/q(episode) (its expected update is the exact gradient of π's objective while the cap does not bind; TRL's default level); 'token': each token's own ratio π_t/q_t (lower variance, biased when q differs from π at several positions).",
+          ['sequence', 'token'],
+          'sequence',
+        ),
+        samplerCap: num('C of grpo.loss.samplerCorrection (TRL: vllm_importance_sampling_clip_max, 3).', 3, { exclusiveMinimum: 1 }),
       }),
       muIterations: int('μ: optimizer passes over each sampled batch (ratios against the stored old log-probs).', 1, 1),
       zeroVariance: oneOf("Groups with equal rewards: 'keep' (advantage 0), 'drop' from the loss, or 'dynamic_sampling' (resample to fill the batch with informative groups).", ['keep', 'drop', 'dynamic_sampling'], 'keep'),

@@ -10,7 +10,8 @@ export type DashboardRecord = Record<string, unknown>;
 
 /**
  * The key charts of a run, keyed by a file-friendly id: reward with components, train vs
- * held-out success, the task's outcomes (train and held-out), frac_reward_zero_std, KL, entropy, tool errors by type, SFT loss.
+ * held-out success (guided evaluations with their unguided figure), the task's outcomes (train and held-out),
+ * frac_reward_zero_std, KL, entropy, the sampler's gap to the policy, tool errors by type, SFT loss.
  *
  * @example
  * ```ts
@@ -45,7 +46,9 @@ export function dashboardCharts(records: DashboardRecord[]): Record<string, Char
       yMax: 1,
       series: [
         line(train, 'success', 'train (sampled)'),
-        ...splits.map((s) => line(evalRows.filter((r) => r.split === s), 'success', `${s} (greedy)`)),
+        ...splits.map((s) => line(evalRows.filter((r) => r.split === s), 'success', `${s} (greedy${evalRows.some((r) => r.split === s && r['decoding'] === 'guided') ? ', guided' : ''})`)),
+        ...splits.filter((s) => evalRows.some((r) => r.split === s && typeof r['unguided_success'] === 'number'))
+          .map((s) => line(evalRows.filter((r) => r.split === s), 'unguided_success', `${s} (greedy, unguided)`)),
         ...splits.filter((s) => evalRows.some((r) => r.split === s && typeof r['pass_at_k'] === 'number'))
           .map((s) => line(evalRows.filter((r) => r.split === s), 'pass_at_k', `${s} pass@K (sampled)`)),
       ],
@@ -67,6 +70,15 @@ export function dashboardCharts(records: DashboardRecord[]): Record<string, Char
     zero_std: { title: 'frac_reward_zero_std (groups with no signal)', xLabel: 'GRPO step', yMin: 0, yMax: 1, series: [line(train, 'frac_reward_zero_std'), line(train, 'frac_identical_groups')] },
     kl: { title: 'KL to reference', xLabel: 'GRPO step', series: [line(train, 'kl')] },
     entropy: { title: 'Entropy (nats/token)', xLabel: 'GRPO step', series: [line(train, 'entropy')] },
+    sampler: {
+      title: "Sampler vs policy: |log π − log q| over trained tokens, and the share the cap corrected",
+      xLabel: 'GRPO step',
+      series: [
+        line(train, 'sampling/sampling_logp_difference/mean', 'mean |log π − log q|'),
+        line(train, 'sampling/sampling_logp_difference/max', 'max |log π − log q|'),
+        line(train, 'sampling/corrected_share', 'share truncated or masked'),
+      ],
+    },
     tool_errors: { title: 'Tool errors per episode, by type', xLabel: 'GRPO step', series: prefixed('tool_errors/') },
     tool_calls: {
       title: 'Share of tool calls that failed, and that were malformed (what tool_errors_rising watches)',

@@ -8,7 +8,7 @@ import { episodeMetrics } from '../metrics/episode-metrics.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import { stepRewardsOf, type Episode } from '../rollout/episode.js';
 import type { EnvPool } from '../rollout/env-pool.js';
-import { rolloutEpisodes, type RolloutOptions } from '../rollout/multi-turn-rollout.js';
+import { decodingOf, rolloutEpisodes, type Decoding, type RolloutOptions } from '../rollout/multi-turn-rollout.js';
 import type { RolloutTask } from '../rollout/rollout-task.js';
 import { sampledScores, type SampledScores, type SampleOutcome } from './pass-at-k.js';
 
@@ -19,6 +19,8 @@ export interface EvaluationResult {
   episodes: Episode[];
   /** Full episode statistics (documented metric names). */
   metrics: Record<string, number>;
+  /** The decoding that produced these episodes (the task's guide applied or not, per `rollout.guidedDecoding`). */
+  decoding: Decoding;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function evaluatePolicy<Obs>(
   }
   const returns = all.map((e) => episodeReward(stepRewardsOf(e), 'sum'));
   const metrics = episodeMetrics(all, returns);
-  return { success: metrics['success'] ?? 0, meanReturn: metrics['reward'] ?? 0, episodes: all, metrics };
+  return { success: metrics['success'] ?? 0, meanReturn: metrics['reward'] ?? 0, episodes: all, metrics, decoding: decodingOf(task, options, 'evaluation') };
 }
 
 /**
@@ -67,6 +69,8 @@ export function outcomesOf(metrics: Readonly<Record<string, number>>): Record<st
 /** Result of {@link evaluateSampled}: pass@1 / pass@K / majority vote and the episodes. */
 export interface SampledEvaluationResult extends SampledScores {
   episodes: Episode[];
+  /** The decoding that produced these episodes. */
+  decoding: Decoding;
 }
 
 /**
@@ -121,5 +125,5 @@ export async function evaluateSampled<Obs>(
     const answer = finalAnswerOf(e);
     byQuestion[jobsSpec[j]!]!.push({ correct: e.correct, ...(answer === undefined ? {} : { answer }) });
   });
-  return { ...sampledScores(byQuestion, samples), episodes: all };
+  return { ...sampledScores(byQuestion, samples), episodes: all, decoding: decodingOf(task, options, 'evaluation') };
 }

@@ -5,6 +5,7 @@
  */
 import type { TrainConfig } from '../config/schema.js';
 import { policyLoss, type PolicyLossMetrics } from '../math/policy-loss.js';
+import { samplerCorrectionWeights, type SamplerCorrectionResult } from '../math/sampler-correction.js';
 import type { PolicyOptimizer } from '../optim/policy-optimizer.js';
 import type { TokenScores, TrainablePolicy } from '../policy/trainable-policy.js';
 import type { Episode } from '../rollout/episode.js';
@@ -71,31 +72,41 @@ export async function grpoUpdate(
   // the policy that sampled them, and a KL between the two tempered distributions.
   const temperature = cfg.rollout.temperature;
   const reference = loss.beta > 0 ? await policy.score(sequences, { reference: true, promptLengths, completionOnly: true, temperature }) : undefined;
-  // μ = 1: no update happens between sampling and this one, so the old log-probs are the current
-  // ones, and the sampling-time log-probs (at T, like the scores) are both (ratios 1): no scoring pass is needed, and the
-  // backward pass reports the log-probs and entropies the metrics read. The entropy bonus needs
-  // the entropies before the backward, so it keeps the scoring pass.
-  // Guided rollouts (`rollout.guidedDecoding: "always"`) were drawn from the nudged distribution: their log-probs are not
-  // the model's, so the loss scores the sampled tokens under the model itself. Taken as the current log-probs, they put
-  // the KL term between the nudged distribution and the reference, which pushes the guide's forced tokens down at every
-  // step until the policy collapses.
+  // When the rollouts were drawn from the policy itself at T (no decoding guide in training, no
+  // top-p), their sampling log-probs are π_old's, so at μ = 1 (no update between sampling and this
+  // one) they are the old and the current log-probs alike (ratios 1): no scoring pass is needed,
+  // and the backward pass reports the log-probs and entropies the metrics read. The entropy bonus
+  // needs the entropies before the backward, so it keeps the scoring pass. Any other sampler (a
+  // guide's logit biases, top-p renormalisation) drew from q ≠ π: the loss scores the tokens under
+  // π for the old log-probs and weighs each by π_old/q (`grpo.loss.samplerCorrection`), so the
+  // update follows the gradient of π's objective rather than q's.
+  const samplerIsPolicy = cfg.rollout.guidedDecoding !== 'always' && cfg.rollout.topP === 1;
+  const allSampled = episodes.every((e) => e.samplingLogprobs?.length === e.tokens.length);
   const sampled =
-    cfg.rollout.guidedDecoding !== 'always' && cfg.grpo.muIterations === 1 && loss.entropyCoef === 0 && episodes.every((e) => e.samplingLogprobs?.length === e.tokens.length)
+    samplerIsPolicy && cfg.grpo.muIterations === 1 && loss.entropyCoef === 0 && allSampled
       ? episodes.map((e): TokenScores => ({ logprobs: Float32Array.from(e.samplingLogprobs!) }))
       : undefined;
+  const correctionOptions = { mode: loss.samplerCorrection, level: loss.samplerCorrectionLevel, cap: loss.samplerCap };
+  const correctionOf = (oldLogprobs: readonly ArrayLike<number>[]) =>
+    samplerCorrectionWeights(
+      episodes.map((e, i) => ({ oldLogprobs: oldLogprobs[i]!, mask: masks[i]!, ...(e.samplingLogprobs?.length === e.tokens.length ? { samplingLogprobs: e.samplingLogprobs } : {}) })),
+      correctionOptions,
+    );
+  let correction: SamplerCorrectionResult | undefined;
   let old: Float32Array[] | undefined;
   let lossMetrics: PolicyLossMetrics | undefined;
   let lastLoss = 0;
   let gradNorm = 0;
   // Per-token advantages are fixed for the batch: spread them once, not on every μ-iteration.
   const lossAdvantages = episodes.map((e) => tokenCredit(e, credit.get(e)!));
-  const lossOf = (scores: readonly TokenScores[], oldLogprobs: readonly Float32Array[]) => {
+  const lossOf = (scores: readonly TokenScores[], oldLogprobs: readonly Float32Array[], samplerWeights?: readonly Float64Array[]) => {
     const result = policyLoss(
       episodes.map((_, i) => ({
         logprobs: scores[i]!.logprobs,
         oldLogprobs: oldLogprobs[i]!,
         mask: masks[i]!,
         advantage: lossAdvantages[i]!,
+        ...(samplerWeights ? { samplerWeights: samplerWeights[i]! } : {}),
         ...(reference ? { refLogprobs: reference[i]!.logprobs } : {}),
         ...(scores[i]!.entropies ? { entropies: scores[i]!.entropies } : {}),
       })),
@@ -129,7 +140,10 @@ export async function grpoUpdate(
       );
     }
     old ??= scores.map((s) => s.logprobs);
-    const result = lossOf(scores, old);
+    // The weights are constants of the batch: π_old against q, computed once. When the policy
+    // sampled itself they would be 1 but for float rounding: only the diagnostics are kept.
+    if (!sampled) correction ??= correctionOf(old);
+    const result = lossOf(scores, old, samplerIsPolicy ? undefined : correction?.weights);
     lossMetrics = result.metrics;
     lastLoss = result.loss;
     const update = await applyPolicyUpdate(policy, optimizer, sequences, result.logprobGrads, loss.entropyCoef > 0 ? result.entropyGrads : undefined, {
@@ -148,6 +162,9 @@ export async function grpoUpdate(
       const measured = lossOf(update.scores, update.scores.map((s) => s.logprobs));
       lossMetrics = measured.metrics;
       lastLoss = measured.loss;
+      // The sampler was the policy: the diagnostics measure how far the backward pass's log-probs
+      // are from the sampler's (float rounding, device precision).
+      correction = correctionOf(update.scores.map((s) => s.logprobs));
     }
     if (update.nonFinite.length > 0) {
       skippedBecause = update.nonFinite;
@@ -162,6 +179,14 @@ export async function grpoUpdate(
     metrics['clip_ratio/low_mean'] = lossMetrics.clipRatioLow;
     metrics['clip_ratio/high_mean'] = lossMetrics.clipRatioHigh;
     metrics['clip_ratio/region_mean'] = lossMetrics.clipRatioRegion;
+  }
+  if (correction && correction.metrics.tokens > 0) {
+    metrics['sampling/sampling_logp_difference/mean'] = correction.metrics.logpDifferenceMean;
+    metrics['sampling/sampling_logp_difference/max'] = correction.metrics.logpDifferenceMax;
+    metrics['sampling/importance_sampling_ratio/min'] = samplerIsPolicy ? 1 : correction.metrics.weightMin;
+    metrics['sampling/importance_sampling_ratio/mean'] = samplerIsPolicy ? 1 : correction.metrics.weightMean;
+    metrics['sampling/importance_sampling_ratio/max'] = samplerIsPolicy ? 1 : correction.metrics.weightMax;
+    metrics['sampling/corrected_share'] = samplerIsPolicy ? 0 : correction.metrics.correctedShare;
   }
   return { metrics, skippedBecause, scoredTokens };
 }

@@ -39,6 +39,12 @@ export interface LossSequence {
    * assistant turn carries that turn's advantage).
    */
   advantage: number | ArrayLike<number>;
+  /**
+   * Importance weight of each token's surrogate term for tokens drawn from a sampler other than
+   * π_old (`samplerCorrectionWeights`): a constant of the loss, like TRL's vLLM correction; the KL
+   * and entropy terms are not weighted. Absent: 1.
+   */
+  samplerWeights?: ArrayLike<number>;
 }
 
 /** Options of {@link policyLoss}. */
@@ -132,7 +138,8 @@ function maskedCount(mask: ArrayLike<number>): number {
 /**
  * The clipped surrogate with optional KL penalty and entropy bonus:
  *
- * ℓ_t = −min(ρ_t·A, clip(ρ_t, 1−ε_low, 1+ε_high)·A) + β·KL_t − c_H·H_t, aggregated by `aggregation`.
+ * ℓ_t = −w_t·min(ρ_t·A, clip(ρ_t, 1−ε_low, 1+ε_high)·A) + β·KL_t − c_H·H_t, aggregated by `aggregation`,
+ * where w_t is the sampler-correction weight (`samplerWeights`, default 1).
  *
  * With `importanceLevel: 'sequence'` (GSPO) every token of sequence i uses
  * s_i = exp(mean_t(log π_θ − log π_old)) instead of its own ratio.
@@ -173,6 +180,9 @@ export function policyLoss(sequences: readonly LossSequence[], options: PolicyLo
     if (perToken && perToken.length !== n) {
       throw new PolicyLossInputError(`sequence ${i}: per-token advantages (${perToken.length}) must match logprobs (${n})`);
     }
+    if (seq.samplerWeights && seq.samplerWeights.length !== n) {
+      throw new PolicyLossInputError(`sequence ${i}: samplerWeights (${seq.samplerWeights.length}) must match logprobs (${n})`);
+    }
     const g = new Float64Array(n);
     const ge = new Float64Array(n);
     const count = maskedCount(seq.mask);
@@ -202,8 +212,9 @@ export function policyLoss(sequences: readonly LossSequence[], options: PolicyLo
       // The min picks the clipped (constant) branch exactly when the ratio left the trust region
       // in the direction the advantage pushes it; there the gradient is zero.
       const usesClipped = clippedTerm < unclippedTerm;
-      loss += w * -Math.min(unclippedTerm, clippedTerm);
-      const dSurrogate = usesClipped ? 0 : -a; // ∂ℓ/∂ratio
+      const sw = seq.samplerWeights ? seq.samplerWeights[t]! : 1;
+      loss += w * sw * -Math.min(unclippedTerm, clippedTerm);
+      const dSurrogate = usesClipped ? 0 : -a * sw; // ∂ℓ/∂ratio
       if (level === 'token') g[t]! += w * dSurrogate * ratio;
       else seqSurrogateGrad += w * dSurrogate;
 

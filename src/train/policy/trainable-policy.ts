@@ -77,7 +77,11 @@ export interface GenerationCache {
 /** What was generated, with the sampling-time log-probability of each generated token. */
 export interface GenerateResult {
   tokens: number[];
-  /** log-softmax(logits / T)[token] at the request's temperature T (T = 1 when greedy): what `score` at `temperature` T returns. */
+  /**
+   * log q(token): the log-probability under the distribution actually sampled — log-softmax(logits / T)
+   * at the request's temperature T (T = 1 when greedy), after the guide's biases, renormalised over
+   * what top-p keeps. Without guide and top-p it is what `score` at `temperature` T returns.
+   */
   logprobs: number[];
   /** `stop`: the end-of-turn token was produced (and is included in `tokens`); `length`: cut at maxNewTokens. */
   finishReason: 'stop' | 'length';

@@ -43,10 +43,11 @@ export interface Episode {
   /** 1 on generated tokens (trained on), 0 on prompt and tool-response tokens. */
   mask: number[];
   /**
-   * log p(token) at sampling time (the full distribution at the rollout temperature T, log-softmax(logits / T)) of every
-   * generated token, 0 on prompt and tool-response tokens; aligned with `tokens`. They are the
-   * old log-probs of the update: at μ = 1 the update needs no scoring pass of its own. Absent
-   * for episodes built elsewhere (e.g. tests).
+   * log q(token) of every generated token under the distribution it was sampled from (the rollout
+   * temperature T, a decoding guide's biases, top-p renormalisation), 0 on prompt and tool-response
+   * tokens; aligned with `tokens`. When the policy sampled itself they are π_old's log-probs (at
+   * μ = 1 the update then needs no scoring pass); otherwise the update weighs each token by π_old/q
+   * (`grpo.loss.samplerCorrection`). Absent when the backend reported none.
    */
   samplingLogprobs?: number[];
   promptLength: number;

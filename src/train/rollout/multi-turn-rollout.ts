@@ -42,6 +42,22 @@ export function guideOf<Obs>(task: RolloutTask<Obs>, options: Pick<RolloutOption
   return guidance === 'always' || (guidance === 'evaluation' && purpose === 'evaluation') ? task.decodingGuide : undefined;
 }
 
+/** The decoding that produced a result: the policy's own tokens, or tokens nudged by the task's decoding guide. */
+export type Decoding = 'unguided' | 'guided';
+
+/**
+ * Which decoding episodes of this purpose get under `options.guidedDecoding`: 'guided' only where
+ * the task has a guide and the option applies it (see {@link guideOf}).
+ *
+ * @example
+ * ```ts
+ * decodingOf(task, { guidedDecoding: 'off' }, 'evaluation'); // 'unguided'
+ * ```
+ */
+export function decodingOf<Obs>(task: RolloutTask<Obs>, options: Pick<RolloutOptions, 'guidedDecoding'>, purpose: 'training' | 'evaluation'): Decoding {
+  return guideOf(task, options, purpose) ? 'guided' : 'unguided';
+}
+
 /** One episode to run: the env instance it owns for the duration and where to start it. */
 export interface EpisodeJob<Obs> {
   env: Env<Obs, unknown>;
@@ -60,6 +76,32 @@ interface Running<Obs> {
 }
 
 const RESULT_TEXT_LIMIT = 600;
+
+/**
+ * The `info` key under which an env may report the shaping it has paid and would take back if the
+ * episode ended now (potential-based shaping: the potential of the current state, in reward units).
+ * When the trainer cuts an episode the env has not ended (`maxTurns` below the env's own budget,
+ * the token limit, an env error), it subtracts the last reported value from the last turn's reward,
+ * so shaping sums to zero over every episode, cut or not. Envs without shaping leave it out (0).
+ */
+export const SHAPING_POTENTIAL_INFO_KEY = 'shaping_potential';
+
+/** The reward component under which a cut episode's settled shaping is recorded (`reward_components/shaping_settled`). */
+export const SHAPING_SETTLED_COMPONENT = 'shaping_settled';
+
+/**
+ * The shaping an env reported as not yet settled in `info` ({@link SHAPING_POTENTIAL_INFO_KEY}), 0 when absent.
+ *
+ * @example
+ * ```ts
+ * unsettledShapingOf({ shaping_potential: 0.09 }); // 0.09
+ * unsettledShapingOf({}); // 0
+ * ```
+ */
+export function unsettledShapingOf(info: Info): number {
+  const v = info[SHAPING_POTENTIAL_INFO_KEY];
+  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+}
 
 /** Thrown when rollout limits make episodes impossible (e.g. the prompt alone exceeds the token limit). */
 export class RolloutConfigError extends TrainError {
@@ -272,6 +314,13 @@ export async function rolloutEpisodes<Obs>(
       if (!ended && out.finishReason === 'length' && ep.tokens.length >= options.maxTotalTokens) {
         ended = true;
         ep.truncatedByTokens = true;
+      }
+      // Cut before the env ended it: take back the shaping the env would have taken back at its end
+      // (r.lastInfo is this step's info, or the previous one when the step threw).
+      const unsettled = ended && !ep.finished ? unsettledShapingOf(r.lastInfo) : 0;
+      if (unsettled !== 0) {
+        turn.reward -= unsettled;
+        ep.rewardComponents[SHAPING_SETTLED_COMPONENT] = -unsettled;
       }
       r.done = ended;
       if (ended) delete r.cache; // the memory goes with the episode

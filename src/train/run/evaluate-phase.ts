@@ -1,11 +1,13 @@
 /**
  * Held-out evaluation: the test splits (`env.evalSplits`) and validation splits
- * (`env.validationSplits`), greedy, with a metrics record and a trace of one episode per split;
+ * (`env.validationSplits`), greedy, with a metrics record and a trace of one episode per split,
+ * each naming its decoding (guided ones with the unguided figure beside them);
  * after SFT and at the end also K samples per question at the rollout temperature (pass@1,
  * pass@K, majority vote) when `eval.samples` > 1; and a printed summary line.
  */
 import { evaluatePolicy, evaluateSampled, outcomesOf, type EvaluationResult } from '../eval/evaluate-policy.js';
 import { sharpeningHeadroom } from '../eval/pass-at-k.js';
+import { decodingOf } from '../rollout/multi-turn-rollout.js';
 import type { RunContext } from './run-context.js';
 import type { SplitSuccess } from './run-types.js';
 import { traceRecord } from './traces.js';
@@ -47,6 +49,7 @@ export async function evaluateSplits<Obs>(
 ): Promise<SplitSuccess> {
   const cfg = run.config;
   const out: SplitSuccess = {};
+  const decoding = decodingOf(run.task, cfg.rollout, 'evaluation');
   for (const split of splits) {
     const episodes = Math.min(cfg.eval.episodes, run.questionCount(split));
     // Greedy episodes of the first N questions are a function of the weights alone, so one
@@ -54,9 +57,15 @@ export async function evaluateSplits<Obs>(
     const known = played.get(split);
     const r = known?.episodes.length === episodes ? known : await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, cfg.rollout, run.evaluationRng(`${label}/${step}/${split}/greedy`));
     const outcomes = outcomesOf(r.metrics);
-    out[split] = { success: r.success, meanReturn: r.meanReturn, episodes, correct: r.episodes.map((e) => e.correct), ...(Object.keys(outcomes).length ? { outcomes } : {}) };
+    out[split] = { success: r.success, meanReturn: r.meanReturn, episodes, correct: r.episodes.map((e) => e.correct), decoding, ...(Object.keys(outcomes).length ? { outcomes } : {}) };
     const k = cfg.eval.samples;
-    const record: Record<string, unknown> = { kind: 'eval', step, label, split, episodes, success: r.success, mean_return: r.meanReturn, ...pickEval(r.metrics) };
+    const record: Record<string, unknown> = { kind: 'eval', step, label, split, decoding, episodes, success: r.success, mean_return: r.meanReturn, ...pickEval(r.metrics) };
+    if (decoding === 'guided') {
+      // A guided figure is the guide's and the policy's together: the policy's own goes beside it.
+      const u = await evaluatePolicy(run.policy, run.task, run.pool(split), split, episodes, { ...cfg.rollout, guidedDecoding: 'off' }, run.evaluationRng(`${label}/${step}/${split}/greedy-unguided`));
+      out[split].unguided = { success: u.success, meanReturn: u.meanReturn, correct: u.episodes.map((e) => e.correct) };
+      Object.assign(record, { unguided_success: u.success, unguided_mean_return: u.meanReturn });
+    }
     if (sampled && k > 1) {
       // The sampled questions are the first of the greedy ones (capped at their count), so each has its greedy episode.
       const questions = Math.min(cfg.eval.sampledQuestions > 0 ? cfg.eval.sampledQuestions : cfg.eval.episodes, episodes);
@@ -72,7 +81,7 @@ export async function evaluateSplits<Obs>(
     const first = r.episodes[0];
     if (first) await run.log.append(traceRecord(step, split, run.now(), { episode: first, reward: r.meanReturn === 0 && first.turns.length === 0 ? 0 : first.turns.reduce((a, t) => a + t.reward, 0) }));
   }
-  run.print(`eval [${label}] ` + Object.entries(out).map(([s, v]) => `${s}: success ${pct(v.success)} return ${v.meanReturn.toFixed(3)}` +
+  run.print(`eval [${label}, ${decoding}] ` + Object.entries(out).map(([s, v]) => `${s}: success ${pct(v.success)}${v.unguided ? ` (unguided ${pct(v.unguided.success)})` : ''} return ${v.meanReturn.toFixed(3)}` +
     Object.entries(v.outcomes ?? {}).map(([o, x]) => ` ${o.replaceAll('_', ' ')} ${pct(x)}`).join('') +
     (v.sampled ? ` pass@1 ${pct(v.sampled.passAt1)} pass@${v.sampled.k} ${pct(v.sampled.passAtK)} vote ${pct(v.sampled.majority)}` : '')).join(' | '));
   return out;

@@ -4,6 +4,7 @@ import type { TrainConfig } from '../config/schema.js';
 import type { FormatCheckResult } from '../diagnostics/format-check.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import type { RolloutTask } from '../rollout/rollout-task.js';
+import type { Decoding } from '../rollout/multi-turn-rollout.js';
 import type { MakeScriptedAgent } from '../sft/oracle-trajectories.js';
 
 /** What a training run is given. The caller owns the policy; the run owns the envs it creates. */
@@ -42,6 +43,10 @@ export interface SplitResult {
    * right, and the sharpening ceiling that makes (`sharpeningHeadroom`).
    */
   sampled?: { k: number; questions: number; passAt1: number; passAtK: number; majority: number; greedy: number; missedButSampled: number; ceiling: number };
+  /** The decoding of these figures (`rollout.guidedDecoding`); absent in runs from before it. */
+  decoding?: Decoding;
+  /** When `decoding` is 'guided': the same greedy evaluation without the guide, the policy's own figure. */
+  unguided?: { success: number; meanReturn: number; correct: boolean[] };
 }
 
 /** Success per split at one point of the run. */

@@ -4,6 +4,7 @@
  */
 import { evaluatePolicy, type EvaluationResult } from '../eval/evaluate-policy.js';
 import { formatProgress } from '../metrics/progress-line.js';
+import { decodingOf } from '../rollout/multi-turn-rollout.js';
 import { learningRateAt } from '../optim/lr-schedule.js';
 import { agentTrajectory, type MakeScriptedAgent, type ScriptedAgent, type SftSequence } from '../sft/oracle-trajectories.js';
 import { paddingShare, sftBatches, sftStep } from '../sft/sft-epoch.js';
@@ -168,7 +169,7 @@ export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: MakeScript
     const v = await validationSuccess(run, epoch + 1);
     const rising = best === undefined || v.mean > best.mean;
     const detail = [...v.evaluations].map(([s, r]) => `${s} ${(r.success * 100).toFixed(1)}%`).join(', ');
-    await run.event(step, 'sft_validation', `SFT epoch ${epoch + 1}: validation success ${detail} (mean ${(v.mean * 100).toFixed(1)}%)${rising ? ' — best so far' : ''}`, v.mean);
+    await run.event(step, 'sft_validation', `SFT epoch ${epoch + 1}: validation success (${decodingOf(run.task, cfg.rollout, 'evaluation')}) ${detail} (mean ${(v.mean * 100).toFixed(1)}%)${rising ? ' — best so far' : ''}`, v.mean);
     if (rising) best = { epoch: epoch + 1, step, weights: await run.policy.readParameters(), ...v };
     else if (epoch + 1 - best!.epoch >= cfg.sft.patience) break;
   }

@@ -45,6 +45,7 @@ export { pairedChange, mcnemarExactP, type PairedChange } from './eval/paired-ch
 export { resultsTable, percent, type ResultRow } from './eval/results-table.js';
 export { trainingVerdict, splitChanges, SIGNIFICANCE, type SplitChange } from './eval/training-verdict.js';
 export { headroomLine } from './eval/headroom-line.js';
+export { trainingResultLine, type TrainingResultLine, type SplitOutcome, type SplitRole } from './eval/result-line.js';
 
 // The math: advantages, losses, KL — pure functions with their exact derivatives.
 export {

@@ -53,5 +53,8 @@ main(argv).then(
   (err: unknown) => {
     console.error(cliErrorLine(argv[0] ?? '', err));
     process.exitCode = 1;
+    // A `serve --workers` worker's IPC channel to its primary would keep it alive (and the
+    // primary waiting for it), and a worker that disconnects exits with 0: exit now, failed.
+    if (process.connected) process.exit(1);
   },
 );

@@ -81,6 +81,17 @@ describe('sqlenv serve errors (processes)', () => {
     expect(stderr.trim()).toBe(`sqlenv serve: port ${port} on 127.0.0.1 is already in use: stop what holds it, or pass another --port (0 picks a free one)`);
   });
 
+  it("with --workers, exits 1 with the port line and the primary's one-line summary, no stack trace", async () => {
+    holder = createNetServer();
+    const port = await new Promise<number>((resolve) => holder!.listen(0, '127.0.0.1', () => resolve((holder!.address() as { port: number }).port)));
+    const { code, stderr } = await sqlenv(['serve', '--env', 'GuessNumber-v0', '--workers', '2', '--port', String(port), '--quiet']);
+    expect(code).toBe(1);
+    const lines = stderr.trim().split('\n');
+    expect(lines[0]).toBe(`sqlenv serve: port ${port} on 127.0.0.1 is already in use: stop what holds it, or pass another --port (0 picks a free one)`);
+    expect(lines.at(-1)).toMatch(/^sqlenv serve: worker \d exited \(code 1\) before listening; see its error above$/);
+    expect(stderr).not.toMatch(/^\s+at /m);
+  });
+
   it('answers an unknown split with one line naming the splits (no build-info), exit 1', async () => {
     const { code, stderr } = await sqlenv(['serve', '--split', 'nope', '--port', '0', '--quiet', '--query-workers', '1']);
     expect(code).toBe(1);

@@ -2,8 +2,11 @@
 /**
  * The `sqlenv` command. Each subcommand lives in its own file in this folder and exports
  * `run(argv): Promise<number>` (the exit code); they are loaded lazily so that `sqlenv eval`
- * does not pay for loading onnxruntime.
+ * does not pay for loading onnxruntime. An error that ends a command is printed as one line
+ * with its fix (`cliErrorLine`).
  */
+import { cliErrorLine } from './cli-error.js';
+
 const commands: Record<string, { file: string; summary: string }> = {
   eval: { file: './eval.js', summary: 'run baseline agents on a dataset split' },
   validate: { file: './validate.js', summary: "check the environment's reward on a dataset (exit 1 on failure)" },
@@ -42,12 +45,16 @@ async function main(argv: string[]): Promise<number> {
   return mod.run(rest);
 }
 
-main(process.argv.slice(2)).then(
+const argv = process.argv.slice(2);
+main(argv).then(
   (code) => {
     process.exitCode = code;
   },
   (err: unknown) => {
-    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    console.error(cliErrorLine(argv[0] ?? '', err));
     process.exitCode = 1;
+    // A `serve --workers` worker's IPC channel to its primary would keep it alive (and the
+    // primary waiting for it), and a worker that disconnects exits with 0: exit now, failed.
+    if (process.connected) process.exit(1);
   },
 );

@@ -7,23 +7,11 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Env, type ResetResult, type StepResult } from '../../src/gym/env.js';
-import { Discrete, Text } from '../../src/gym/spaces/index.js';
+import type { StepResult } from '../../src/gym/env.js';
 import { createServer, silentLogger, WS_CLOSE, type EnvServer } from '../../src/remote/index.js';
 import { SESSION_HEADER } from '../../src/remote/protocol/messages.js';
+import { BigReplyEnv } from './fixtures/big-reply-env.js';
 import { openRawClient } from './ws-helpers.js';
-
-/** Every observation is 8 KiB, so unread replies pile up fast (as SQLEnv's 1–2 KiB ones do). */
-class BigReplyEnv extends Env<string, number> {
-  readonly actionSpace = new Discrete(10);
-  readonly observationSpace = new Text({ maxLength: 9000, minLength: 0, charset: 'any' });
-  override async reset(): Promise<ResetResult<string>> {
-    return ['r'.repeat(8192), {}];
-  }
-  async step(): Promise<StepResult<string>> {
-    return ['s'.repeat(8192), 0, false, false, {}];
-  }
-}
 
 const LIMITS = { maxPendingRequests: 16, maxUnsentBytes: 64 * 1024, stallTimeoutMs: 300 };
 const FLOOD = 50_000;

@@ -61,6 +61,9 @@ describe.runIf(python)('Python client', () => {
     expect(out).toMatch(/test_plays_a_full_episode_tolerating_extra_and_missing_arguments .* ok/);
     expect(out).toMatch(/test_plays_an_episode_and_reports_errors_with_codes .* ok/);
     expect(out).toMatch(/test_full_episode_on_sqlenv .* ok/);
+    // The TRL adapter forwards the model's arguments unchanged and returns only the tool's output.
+    expect(out).toMatch(/test_passes_the_models_arguments_to_the_env_unchanged .* ok/);
+    expect(out).toMatch(/test_returns_only_what_the_tool_produced_and_the_repairs .* ok/);
     // The sampler runs without gymnasium: offline on every space kind, and live on SQLEnv-v0's /schema.
     expect(out).toMatch(/test_every_space_kind_samples_valid_values .* ok/);
     expect(out).toMatch(/test_tool_calls_cover_every_tool_within_their_argument_schemas .* ok/);

@@ -36,6 +36,19 @@ describe('CheckpointStore', () => {
     expect(await store.listSteps()).toEqual([3, 2]);
   });
 
+  it('keeps a pinned checkpoint beside the newest `keep`, also for a store reopened later', async () => {
+    const dir = tempDir();
+    const store = new CheckpointStore(dir, { keep: 1 });
+    await store.save(sample(0), { pinned: true });
+    for (const s of [2, 4]) await store.save(sample(s));
+    expect(await store.listSteps()).toEqual([4, 0]);
+    const reopened = new CheckpointStore(dir, { keep: 1 });
+    await reopened.save(sample(6));
+    expect(await reopened.listSteps()).toEqual([6, 0]);
+    expect(await reopened.pinnedSteps()).toEqual([0]);
+    expect((await reopened.load(0)).weights.get('w')!.data).toEqual(new Float32Array([0, -0]));
+  });
+
   it('falls back to the previous checkpoint when the newest is corrupt', async () => {
     const dir = tempDir();
     const store = new CheckpointStore(dir, { keep: 3 });
@@ -67,6 +80,16 @@ describe('CheckpointStore', () => {
     await store.save(sample(1));
     await writeFile(join(dir, 'checkpoints', 'step-000001', 'state.json'), '{}');
     await expect(store.loadLatest()).rejects.toThrow(CheckpointError);
+  });
+});
+
+describe('checkpoint retention in a training run', () => {
+  it('keeps the checkpoint after SFT (step 0) however many later ones retention drops', async () => {
+    const runDir = tempDir();
+    await runTraining(letterSetup(runDir, { mode: 'sft+grpo', grpo: { steps: 6, loss: { beta: 0.01 } }, checkpoint: { everySteps: 2, keep: 1 } }));
+    const store = new CheckpointStore(runDir);
+    expect(await store.listSteps()).toEqual([6, 0]);
+    expect((await store.load(0)).extra.phase).toBe('sft_done');
   });
 });
 

@@ -89,7 +89,7 @@ describe('sqlenv train (CLI)', () => {
   it('rejects a mistyped option with a suggestion and exit code 2', async () => {
     const err = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      expect(await trainCli(['--set', 'rollout.numGeneration=4'])).toBe(2);
+      expect(await trainCli(['--defaults', '--set', 'rollout.numGeneration=4'])).toBe(2);
       expect(String(err.mock.calls[0]![0])).toMatch(/did you mean "numGenerations"/);
     } finally {
       err.mockRestore();

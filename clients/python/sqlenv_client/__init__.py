@@ -13,13 +13,14 @@ from .errors import RemoteEnvError, SessionLostError
 from .failover import FailoverSession, is_session_lost
 from .http_session import HttpSession
 from .json_schema import JsonSchemaSampler, json_schema_errors, sample_json_schema
-from .render import render_text
+from .render import render_text, render_tool_result
 from .step_result import StepResult
-from .trl_env import SQLEnvToolEnv, tolerant_tool
+from .trl_env import JsonValue, SQLEnvToolEnv, forwarding_tool
 from .ws_session import WsSession, websockets_available
 
 __all__ = [
     "FailoverSession",
+    "JsonValue",
     "HttpSession",
     "JsonSchemaSampler",
     "RemoteEnvError",
@@ -32,7 +33,8 @@ __all__ = [
     "is_session_lost",
     "json_schema_errors",
     "render_text",
+    "render_tool_result",
     "sample_json_schema",
-    "tolerant_tool",
+    "forwarding_tool",
     "websockets_available",
 ]

@@ -40,6 +40,32 @@ def render_text(result: StepResult) -> str:
     return "\n".join(lines) if lines else json.dumps(obs)
 
 
+def render_tool_result(result: StepResult) -> str:
+    """The text a model should read after a tool call: only what the call produced — its result
+    or its error, and the repairs the env made to the call (``info["repairs"]``) — not the whole
+    observation again (the question, the tables and the history are in the conversation already).
+
+    Observations without SQLEnv's ``result``/``error`` fields fall back to :func:`render_text`.
+
+    Example::
+
+        render_tool_result(session.step({"name": "describe", "arguments": {"table": "singer"}}))
+        # 'Table singer: ...\nRepaired: argument "table" read as "table_name".'
+    """
+    obs = result.observation
+    if not (isinstance(obs, dict) and ("result" in obs or "error" in obs)):
+        return render_text(result)
+    lines = []
+    if obs.get("error"):
+        lines.append(f"Error: {_as_text(obs['error'])}")
+    elif obs.get("result") not in (None, "") and not (isinstance(obs["result"], dict) and obs["result"].get("columns") == []):
+        lines.append(_result_text(obs["result"]))
+    repairs = [r.get("detail") for r in result.info.get("repairs") or [] if isinstance(r, dict) and r.get("detail")]
+    if repairs:
+        lines.append("Repaired: " + "; ".join(str(d) for d in repairs) + ".")
+    return "\n".join(lines) if lines else "Done."
+
+
 def _as_text(value: Any) -> str:
     if isinstance(value, dict) and "message" in value:
         return str(value["message"])

@@ -5,71 +5,71 @@ constructor (one per concurrent rollout, pooled and reused across training steps
 ``{name: factory}`` dict), calls ``reset(**row)`` with the dataset row before each rollout and
 appends the returned text to the prompt's last message, offers every other public method as a
 tool (its JSON schema comes from the signature's type hints and the docstring's ``Args:``
-section), calls ``method(**arguments)`` with whatever the model produced, and scores each finished
-rollout with ``get_reward()`` — by itself, as a reward source of weight 1: passing a reward
-function that returns the same reward would count it twice.
+section), calls ``method(**arguments)`` with whatever the model produced, appends what it returns
+to the conversation as the tool's message, and scores each finished rollout with
+``get_reward()`` — by itself, as a reward source of weight 1: passing a reward function that
+returns the same reward would count it twice.
 
-The seed's training collapsed there: the model passed extra ``null`` arguments, a strict
-signature raised ``TypeError``, and the model learned nothing. So every tool here accepts
-``**kwargs`` and missing arguments, and never raises: problems come back as text the model can
-act on. The ``**kwargs`` is hidden from the signature TRL inspects (see :func:`tolerant_tool`),
-so the tool schemas list only the real parameters.
+What a tool returns is only what the call produced (its result or error, and the repairs SQLEnv
+made to it): the question and the tables are already in the conversation, and the prompt of every
+later turn carries each tool message again.
+
+The seed's training collapsed on strict tools: the model passed extra ``null`` arguments, a strict
+signature raised ``TypeError``, and the model learned nothing. So every tool here accepts any
+arguments and never raises: they go to the environment exactly as the model wrote them, and
+SQLEnv's tolerant parser repairs what it can (``table`` for ``table_name``, ``"5"`` for 5, null and
+unknown arguments dropped) and reports each repair, which the tool's text passes on to the model.
+Problems come back as text the model can act on. See :func:`forwarding_tool`.
 """
 import functools
 import inspect
 import os
 import typing
 import weakref
-from typing import Any, Callable, Dict, List, Optional, TypeVar
+from typing import Any, Callable, Dict, List, TypeVar, Union
 
 from .connect import connect
 from .errors import RemoteEnvError
-from .render import render_text
+from .render import render_text, render_tool_result
 
 F = TypeVar("F", bound=Callable[..., str])
 
+#: Any JSON value but null, as a type hint transformers' ``get_json_schema`` turns into
+#: ``{"type": ["array", "boolean", "integer", "number", "object", "string"]}``.
+JsonValue = Union[str, int, float, bool, list, dict]
 
-def tolerant_tool(func: F) -> F:
-    """Present ``func`` to schema builders without its ``**kwargs`` and with its ``None``
-    defaults shown as required parameters, while the function itself keeps accepting extra
-    and missing arguments.
+
+def forwarding_tool(func: F) -> F:
+    """Make ``func``'s signature and docstring the tool's schema, and every call a tool call with
+    exactly the keyword arguments given: ``self._call_tool(func.__name__, kwargs)``. Parameters
+    are shown as declared (no ``**kwargs``), while the method accepts any arguments — extra,
+    missing, null, misnamed — and leaves their repair to the environment. ``func``'s body is never
+    run.
+
+    The decorated method's docstring is its body (what TRL reads for the description).
 
     Example::
 
         class Env:
-            @tolerant_tool
-            def query(self, sql: Optional[str] = None, **kwargs: Any) -> str:
-                ...
-        inspect.signature(Env().query)  # (sql: str) -> str
+            @forwarding_tool
+            def query(self, sql: str) -> str:
+                ...                            # a docstring with an Args: section in practice
+            def _call_tool(self, name, arguments): ...
+        inspect.signature(Env.query)           # (self, sql: str) -> str
+        Env().query(table="x")                 # Env._call_tool(..., "query", {"table": "x"})
     """
-    real = inspect.signature(func)
-    params = []
-    annotations: Dict[str, Any] = {}
-    hints = typing.get_type_hints(func)
-    for p in real.parameters.values():
-        if p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
-            continue
-        hint = hints.get(p.name, p.annotation)
-        if p.default is None:
-            hint = _strip_optional(hint)
-            p = p.replace(default=inspect.Parameter.empty, annotation=hint)
-        params.append(p)
-        if p.name != "self":
-            annotations[p.name] = hint
-    annotations["return"] = hints.get("return", str)
+    signature = inspect.signature(func)
+    positional = [p.name for p in signature.parameters.values() if p.name != "self"]
 
     @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> str:
-        return func(*args, **kwargs)
+    def tool(self: Any, *args: Any, **kwargs: Any) -> str:
+        # Positional values (not what TRL sends, but a person may) take the declared names.
+        arguments = dict(zip(positional, args))
+        arguments.update(kwargs)
+        return typing.cast(str, self._call_tool(func.__name__, arguments))
 
-    wrapper.__signature__ = real.replace(parameters=params)  # type: ignore[attr-defined]
-    wrapper.__annotations__ = annotations
-    return typing.cast(F, wrapper)
-
-
-def _strip_optional(hint: Any) -> Any:
-    args = [a for a in typing.get_args(hint) if a is not type(None)]
-    return args[0] if typing.get_origin(hint) is typing.Union and len(args) == 1 else hint
+    tool.__signature__ = signature  # type: ignore[attr-defined]
+    return typing.cast(F, tool)
 
 
 class SQLEnvToolEnv:
@@ -82,8 +82,8 @@ class SQLEnvToolEnv:
 
         env = SQLEnvToolEnv()
         print(env.reset(question_id="spider-dev-0001"))
-        print(env.query(sql="SELECT count(*) FROM singer", table_name=None))
-        env.answer(value="6"); env.reward
+        print(env.query(sql="SELECT count(*) FROM concert"))   # only the query's result
+        env.answer(value=6); env.reward
     """
 
     def __init__(self) -> None:
@@ -125,60 +125,50 @@ class SQLEnvToolEnv:
         self._done = False
         return render_text(result)
 
-    @tolerant_tool
-    def describe(self, table_name: Optional[str] = None, **kwargs: Any) -> str:
+    @forwarding_tool
+    def describe(self, table_name: str) -> str:
         """Show a table's columns, their types, keys and row count.
 
         Args:
             table_name: The name of the table to describe, as listed in the question's tables.
         """
-        return self._tool("describe", {"table_name": table_name}, kwargs)
 
-    @tolerant_tool
-    def sample(self, table_name: Optional[str] = None, n: int = 5, **kwargs: Any) -> str:
+    @forwarding_tool
+    def sample(self, table_name: str, n: int = 5) -> str:
         """Show the first rows of a table.
 
         Args:
             table_name: The name of the table to sample.
             n: How many rows to show (default 5).
         """
-        return self._tool("sample", {"table_name": table_name, "n": n}, kwargs)
 
-    @tolerant_tool
-    def query(self, sql: Optional[str] = None, **kwargs: Any) -> str:
+    @forwarding_tool
+    def query(self, sql: str) -> str:
         """Run one read-only SQL query (SQLite) and show its result.
 
         Args:
             sql: A single SELECT statement.
         """
-        return self._tool("query", {"sql": sql}, kwargs)
 
-    @tolerant_tool
-    def answer(self, value: Optional[str] = None, **kwargs: Any) -> str:
+    @forwarding_tool
+    def answer(self, value: JsonValue) -> str:
         """Give the final answer to the question; this ends the episode.
 
         Args:
-            value: The answer: a value, a list of values, or the SQL query whose result answers the question.
+            value: The answer: a value, a list of values, rows (a list of lists), or the SQL query whose result answers the question.
         """
-        return self._tool("answer", {"value": value}, kwargs)
 
-    def _tool(self, name: str, arguments: Dict[str, Any], extra: Dict[str, Any]) -> str:
+    def _call_tool(self, name: str, arguments: Dict[str, Any]) -> str:
         if self._done:
             return f"The episode is over (reward {self._reward:.3f}); no more tool calls are needed."
-        # Extra arguments the model invented are dropped; null ones too (the seed's collapse).
-        args = {k: v for k, v in arguments.items() if v is not None}
         try:
-            result = self._session.step({"name": name, "arguments": args})
+            result = self._session.step({"name": name, "arguments": arguments})
         except RemoteEnvError as err:
             return f"Error ({err.code}): {err.message}"
         self._reward += float(result.reward or 0.0)
         self._rewards.append(float(result.reward or 0.0))
         self._done = result.done
-        text = render_text(result)
-        ignored = sorted(k for k, v in extra.items() if v is not None)
-        if ignored:
-            text += f"\n(Ignored unknown arguments: {', '.join(ignored)}.)"
+        text = render_tool_result(result)
         if result.done:
             text += f"\nEpisode over. Reward: {self._reward:.3f}."
         return text
-

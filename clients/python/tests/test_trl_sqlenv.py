@@ -21,12 +21,20 @@ class TrlSqlEnvTest(unittest.TestCase):
 
         described = env.describe(table_name=table, sql=None, value=None)
         self.assertTrue(described.strip())
+        # Only the tool's output comes back: not the question, the tables or the history again.
+        self.assertNotIn("Question:", described)
+        self.assertNotIn("History", described)
+        # SQLEnv's own repairs apply to what the model wrote, and are reported to it.
+        aliased = env.describe(table=table)
+        self.assertIn(f"TABLE {table}", aliased)
+        self.assertIn('Repaired: argument "table" read as "table_name"', aliased)
+        self.assertIn('dropped "sql": null', described)
         queried = env.query(sql=f"SELECT count(*) FROM {table}", table_name=None)
         self.assertTrue(queried.strip())
         # A model that forgets the argument gets the env's explanation back, not an exception.
         forgot = env.query()
         self.assertTrue(forgot.strip())
-        final = env.answer(value="0", n=None)
+        final = env.answer(value=[0], n=None)  # any JSON value, a list here
         self.assertIn("Episode over", final)
         self.assertTrue(env.done)
         self.assertIsInstance(env.get_reward(), float)

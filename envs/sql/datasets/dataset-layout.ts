@@ -69,10 +69,9 @@ export function resolveBirdLayout(dir: string, split: string): DatasetLayout {
   const questionCandidates = bases.map((b) => join(b, `${split}.json`));
   const questionFile = questionCandidates.find(isFile);
   if (!questionFile) {
-    const splits = [...listSplits(root), ...listEntries(root).filter((e) => isFile(join(root, e, `${e}.json`)))];
     throw new DatasetError(
       `no split "${split}" in ${root} (looked for ${questionCandidates.join(', ')}). ` +
-        `Splits here: ${[...new Set(splits)].join(', ') || '(none)'}.`,
+        `Splits here: ${birdSplits(root).join(', ') || '(none)'}.`,
     );
   }
   const databaseCandidates = bases.flatMap((b) => [join(b, `${split}_databases`), join(b, 'database')]);
@@ -110,16 +109,22 @@ export function listDatabases(databaseDir: string): string[] {
   return listEntries(databaseDir).filter((id) => isFile(databaseFile(databaseDir, id)));
 }
 
-/** Split names of a folder: its question files (`*.json` other than schema files), plus `train` for Spider's file. */
+/** JSON files of a dataset folder that are not question files (Spider's `train_spider` is listed as `train`). */
+const NOT_SPLITS = new Set(['build-info', 'train_spider']);
+
+/** Split names of a folder: its question files (`*.json` other than schema and build files), plus `train` for Spider's file. */
 function listSplits(root: string): string[] {
   const files = listEntries(root).filter((f) => f.endsWith('.json') && !/tables/i.test(f) && isFile(join(root, f)));
   const splits = files.map((f) => f.slice(0, -'.json'.length));
   if (splits.includes('train_spider') && !splits.includes('train')) splits.push('train');
-  return splits.sort();
+  return splits.filter((s) => !NOT_SPLITS.has(s)).sort();
 }
 
-/** JSON files of a dataset folder that are not question files. */
-const NOT_SPLITS = new Set(['build-info', 'train_spider']);
+/** BIRD's splits: question files at its root and split folders holding `<split>/<split>.json`. */
+function birdSplits(root: string): string[] {
+  const folders = listEntries(root).filter((e) => !NOT_SPLITS.has(e) && isFile(join(root, e, `${e}.json`)));
+  return [...new Set([...listSplits(root), ...folders])].sort();
+}
 
 /**
  * The splits a dataset offers: its question files in the Spider (and bundled) layout — Spider's
@@ -132,12 +137,10 @@ const NOT_SPLITS = new Set(['build-info', 'train_spider']);
  */
 export function availableSplits(source: DatasetSource): string[] {
   if (typeof source === 'object' && source.kind === 'bird') {
-    const root = requireDirectory(source.dir, 'BIRD dataset');
-    const folders = listEntries(root).filter((e) => isFile(join(root, e, `${e}.json`)));
-    return [...new Set([...listSplits(root), ...folders])].filter((s) => !NOT_SPLITS.has(s)).sort();
+    return birdSplits(requireDirectory(source.dir, 'BIRD dataset'));
   }
   const dir = source === 'bundled' ? bundledDataDir() : typeof source === 'string' ? source : source.dir;
-  return listSplits(requireDirectory(dir, 'Spider-layout dataset')).filter((s) => !NOT_SPLITS.has(s));
+  return listSplits(requireDirectory(dir, 'Spider-layout dataset'));
 }
 
 function requireDirectory(dir: string, what: string): string {

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import { RemoteError } from '../remote-error.js';
 import type { ServerLogger } from '../server/logger.js';
 
 /** Environment variable carrying a worker's index (0 … N−1) into the forked process. */
@@ -113,7 +114,7 @@ export function startClusterPrimary(options: ClusterPrimaryOptions): Promise<Clu
         ports.delete(index);
         if (stopping) return;
         if (!started) {
-          reject(new Error(`worker ${index} exited (${signal ?? `code ${code}`}) before listening; see its error above`));
+          reject(new RemoteError(`worker ${index} exited (${signal ?? `code ${code}`}) before listening; see its error above`));
           void stop();
           return;
         }

@@ -153,14 +153,17 @@ export function createServer(options: ServerOptions): EnvServer {
   };
 
   const routes = new HttpRoutes(context);
-  const httpFlow = new HttpFlowControl(context.flow, (event, socket) => {
-    metrics.flowEvent('http', event);
-    if (event === 'stall_close') logger.log('backpressure_close', { transport: 'http', remote: socket.remoteAddress, unsent_bytes: socket.writableLength });
-  });
+  const httpFlow = new HttpFlowControl(
+    context.flow,
+    (event, socket) => {
+      metrics.flowEvent('http', event);
+      if (event === 'stall_close') logger.log('backpressure_close', { transport: 'http', remote: socket.remoteAddress, unsent_bytes: socket.writableLength });
+    },
+    (bytes) => metrics.unsentBytes('http', bytes),
+  );
   // noDelay: replies are small; Nagle's algorithm would hold them for the peer's delayed ACK.
   const http: HttpServer = createHttpServer({ noDelay: true, keepAliveTimeout: 30_000 }, (req, res) => {
-    httpFlow.track(req, res);
-    void routes.handle(req, res);
+    void httpFlow.track(req, res).then((answer) => (answer ? routes.handle(req, res) : undefined));
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: context.maxFrameBytes * 4 });
   http.on('upgrade', (req, socket, head) => {

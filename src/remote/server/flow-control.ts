@@ -52,23 +52,42 @@ interface SocketFlow {
   watch: NodeJS.Timeout | undefined;
   /** `performance.now()` of the last response fully handed to the OS (or of the watch's start). */
   lastProgress: number;
+  /** Reply bytes this socket's responses have written that the OS has not taken yet. */
+  unsent: number;
+  /** Settles once the socket's latest admitted request has written its whole reply. */
+  turn: Promise<void>;
+  /** Wakes the request waiting for the unsent bytes to drain. */
+  drained: (() => void) | undefined;
+}
+
+/** Bytes of a chunk given to `res.write`/`res.end` (anything else, e.g. a callback, is 0). */
+function chunkBytes(chunk: unknown): number {
+  if (typeof chunk === 'string') return Buffer.byteLength(chunk);
+  return chunk instanceof Uint8Array ? chunk.byteLength : 0;
 }
 
 /**
  * Backpressure for HTTP keep-alive connections. Node's HTTP server already stops parsing a
  * connection whose queued responses pass the socket's high-water mark, but it keeps parsing
- * pipelined requests while their responses are still being computed, so a client that pipelines
- * 50,000 slow steps would have all of them in memory. This counts each socket's requests in
- * progress and pauses the socket at `maxPendingRequests` (resuming at half: requests already
- * read in the same chunk, up to 64 KiB of them, still run). A socket with reply bytes waiting to
+ * pipelined requests while their responses are still being computed, and a 64 KiB chunk holds a
+ * thousand small requests (`GET /openapi.json`), so a client that pipelines and never reads would
+ * have all of their replies in memory. So each socket's requests are answered one at a time, in
+ * order (their responses go out in that order anyway), each only once the socket's unsent reply
+ * bytes are at most `maxUnsentBytes` (else when they have drained to half): whatever the route, a
+ * connection holds at most `maxUnsentBytes` plus one reply. Requests in progress are counted and
+ * the socket is paused at `maxPendingRequests` (resuming at half: requests already read in the
+ * same chunk, up to 64 KiB of them, still wait their turn). A socket with reply bytes waiting to
  * be sent on which no response has finished (been handed to the OS) for `stallTimeoutMs` has a
- * client that does not read: it is destroyed. A response that cannot be flushed never signals,
- * so busy sockets are checked four times per `stallTimeoutMs` (idle ones not at all).
+ * client that does not read: it is destroyed, and the requests still waiting are dropped. A
+ * response that cannot be flushed never signals, so busy sockets are checked four times per
+ * `stallTimeoutMs` (idle ones not at all).
  *
  * @example
  * ```ts
  * const flow = new HttpFlowControl(DEFAULT_FLOW_LIMITS, (event) => metrics.flowEvent('http', event));
- * http.createServer((req, res) => { flow.track(req, res); routes.handle(req, res); });
+ * http.createServer(async (req, res) => {
+ *   if (await flow.track(req, res)) await routes.handle(req, res);
+ * });
  * ```
  */
 export class HttpFlowControl {
@@ -77,10 +96,16 @@ export class HttpFlowControl {
   constructor(
     private readonly limits: FlowLimits,
     private readonly onEvent: (event: FlowEvent, socket: Socket) => void,
+    private readonly onUnsent: (bytes: number) => void = () => undefined,
   ) {}
 
-  /** Count `req` against its socket until its response is finished or aborted. */
-  track(req: IncomingMessage, res: ServerResponse): void {
+  /**
+   * Count `req` against its socket until its response is finished or aborted, and count the
+   * bytes its response writes until the OS has taken them. Resolves true when `req` may be
+   * answered (its turn came and the socket is under the unsent bound), false when the socket
+   * closed first (nothing can be sent: do not answer).
+   */
+  track(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const socket = req.socket;
     const flow = this.flowOf(socket);
     flow.inFlight++;
@@ -90,12 +115,39 @@ export class HttpFlowControl {
       this.onEvent('pause', socket);
     }
     this.watchWrites(socket, flow);
+
+    let wrote!: () => void;
+    const previous = flow.turn;
+    flow.turn = new Promise<void>((resolve) => (wrote = resolve));
+    let bytes = 0;
+    const count = (chunk: unknown): void => {
+      const n = chunkBytes(chunk);
+      bytes += n;
+      flow.unsent += n;
+      this.onUnsent(flow.unsent);
+    };
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.write = ((...args: unknown[]) => {
+      count(args[0]);
+      return write(...args);
+    }) as ServerResponse['write'];
+    res.end = ((...args: unknown[]) => {
+      if (typeof args[0] !== 'function') count(args[0]);
+      const result = end(...args);
+      wrote();
+      return result;
+    }) as ServerResponse['end'];
+
     let done = false;
     const release = (): void => {
       if (done) return;
       done = true;
+      wrote();
       flow.inFlight--;
+      flow.unsent -= bytes;
       flow.lastProgress = performance.now();
+      if (flow.unsent <= this.limits.maxUnsentBytes / 2) this.wake(flow);
       if (flow.paused && flow.inFlight <= this.limits.maxPendingRequests / 2) {
         flow.paused = false;
         socket.resume();
@@ -103,19 +155,36 @@ export class HttpFlowControl {
     };
     res.once('finish', release);
     res.once('close', release);
+    return previous.then(() => this.underBound(socket, flow));
+  }
+
+  /** Resolves true once the socket's unsent bytes are under the bound, false if it closed. */
+  private underBound(socket: Socket, flow: SocketFlow): Promise<boolean> | boolean {
+    if (socket.destroyed) return false;
+    if (flow.unsent <= this.limits.maxUnsentBytes) return true;
+    return new Promise<boolean>((resolve) => (flow.drained = () => resolve(!socket.destroyed)));
+  }
+
+  private wake(flow: SocketFlow): void {
+    const drained = flow.drained;
+    flow.drained = undefined;
+    drained?.();
   }
 
   private flowOf(socket: Socket): SocketFlow {
     let flow = this.sockets.get(socket);
     if (flow) return flow;
-    const created: SocketFlow = { inFlight: 0, paused: false, watch: undefined, lastProgress: performance.now() };
+    const created: SocketFlow = { inFlight: 0, paused: false, watch: undefined, lastProgress: performance.now(), unsent: 0, turn: Promise.resolve(), drained: undefined };
     flow = created;
     this.sockets.set(socket, created);
     // Node resumes a socket it paused itself once its responses drain; ours stays paused.
     socket.on('resume', () => {
       if (created.paused) process.nextTick(() => created.paused && socket.pause());
     });
-    socket.once('close', () => clearInterval(created.watch));
+    socket.once('close', () => {
+      clearInterval(created.watch);
+      this.wake(created);
+    });
     return created;
   }
 

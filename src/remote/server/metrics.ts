@@ -23,6 +23,7 @@ export class ServerMetrics {
   private readonly errors = new Map<string, number>();
   private readonly closes = new Map<string, number>();
   private readonly flow = new Map<string, number>();
+  private readonly unsentPeak = new Map<string, number>();
   private readonly stepLatency = new Histogram(LATENCY_BUCKETS_S);
 
   sessionOpened(): void {
@@ -54,6 +55,11 @@ export class ServerMetrics {
   flowEvent(transport: 'ws' | 'http', event: 'pause' | 'stall_close'): void {
     const key = `${transport}\u0000${event}`;
     this.flow.set(key, (this.flow.get(key) ?? 0) + 1);
+  }
+
+  /** Record how many reply bytes one connection holds unsent now (the peak is exported). */
+  unsentBytes(transport: 'ws' | 'http', bytes: number): void {
+    if (bytes > (this.unsentPeak.get(transport) ?? 0)) this.unsentPeak.set(transport, bytes);
   }
 
   get activeSessions(): number {
@@ -93,6 +99,12 @@ export class ServerMetrics {
         const [transport, event] = key.split('\u0000') as [string, string];
         return `sqlenv_backpressure_total{transport="${transport}",event="${event}"} ${n}`;
       }),
+    );
+    metric(
+      'sqlenv_unsent_bytes_peak',
+      'gauge',
+      'The most reply bytes one connection has held unsent (written, not yet taken by the OS), by transport; maxUnsentBytes bounds it, plus one reply.',
+      [...this.unsentPeak].map(([transport, n]) => `sqlenv_unsent_bytes_peak{transport="${transport}"} ${n}`),
     );
     const cumulative = this.stepLatency.cumulativeCounts();
     metric('sqlenv_step_latency_seconds', 'histogram', 'Time to run one step inside the server.', [

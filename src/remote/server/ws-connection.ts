@@ -25,7 +25,8 @@ export const WS_CLOSE = {
  * stays open; the session's env is closed when the socket closes, however it closes.
  *
  * Backpressure: at `maxPendingRequests` messages received and not yet answered, or
- * `maxUnsentBytes` of replies the client has not read, the socket is paused (nothing more is read
+ * `maxUnsentBytes` of replies the client has not read (answers to every message type; ws bounds
+ * the pongs it sends for pings itself, terminating a client with 60 unsent), the socket is paused (nothing more is read
  * from it, so TCP pushes back on the client) until half has cleared; over `maxUnsentBytes` no
  * further request is answered either. A client that stays over `maxUnsentBytes` for
  * `stallTimeoutMs` is closed with code 4429 and its session ended.
@@ -140,6 +141,7 @@ export class WsConnection {
     if (this.ws.readyState !== this.ws.OPEN) return;
     const { maxPendingRequests, maxUnsentBytes, stallTimeoutMs } = this.ctx.flow;
     const unsent = this.ws.bufferedAmount;
+    this.ctx.metrics.unsentBytes('ws', unsent);
     const over = unsent > maxUnsentBytes;
     if (!this.paused && (over || this.pending >= maxPendingRequests)) {
       this.paused = true;

@@ -8,6 +8,10 @@
  * every file) is written last, and the directory is renamed into place; only then is
  * `latest.json` replaced. A crash at any point leaves the previous checkpoint intact and the
  * half-written directory is ignored (and removed on the next save or load).
+ *
+ * Retention: the newest `keep` checkpoints are kept, plus every checkpoint saved with
+ * `{ pinned: true }` (the run's checkpoint after SFT), which later saves never delete, so a run's
+ * starting point stays available for comparison however long the run.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
@@ -42,6 +46,14 @@ interface Manifest {
   version: 1;
   step: number;
   files: { name: string; bytes: number; sha256: string }[];
+  /** Kept whatever `keep` says (absent in older manifests: not pinned). */
+  pinned?: true;
+}
+
+/** How one checkpoint is saved. */
+export interface SaveOptions {
+  /** Never deleted by retention, and not counted in `keep`. */
+  pinned?: boolean;
 }
 
 /** Thrown when no valid checkpoint can be read (the message lists what was tried). */
@@ -65,6 +77,7 @@ async function sha256File(path: string): Promise<string> {
  * @example
  * ```ts
  * const store = new CheckpointStore('runs/demo', { keep: 2 });
+ * await store.save({ step: 0, weights, optimizer: opt.exportState(), rngState: rng.getState(), extra: {} }, { pinned: true });
  * await store.save({ step: 10, weights, optimizer: opt.exportState(), rngState: rng.getState(), extra: {} });
  * const last = await store.loadLatest(); // undefined for a fresh run
  * ```
@@ -81,8 +94,8 @@ export class CheckpointStore {
     this.beforeCommit = options.beforeCommit;
   }
 
-  /** Writes a checkpoint atomically and prunes old ones; returns its directory. */
-  async save(data: CheckpointData): Promise<string> {
+  /** Writes a checkpoint atomically and prunes old unpinned ones; returns its directory. */
+  async save(data: CheckpointData, options: SaveOptions = {}): Promise<string> {
     await mkdir(this.dir, { recursive: true });
     await this.removeIncomplete();
     const finalDir = join(this.dir, stepDirName(data.step));
@@ -105,7 +118,7 @@ export class CheckpointStore {
       files.push({ name, bytes: (await stat(path)).size, sha256: await sha256File(path) });
     }
     await this.beforeCommit?.();
-    const manifest: Manifest = { format: 'sqlenv-checkpoint', version: 1, step: data.step, files };
+    const manifest: Manifest = { format: 'sqlenv-checkpoint', version: 1, step: data.step, files, ...(options.pinned ? { pinned: true as const } : {}) };
     await writeFileAtomic(join(tmpDir, 'manifest.json'), JSON.stringify(manifest, null, 2));
     await fsyncPath(tmpDir);
     await rm(finalDir, { recursive: true, force: true });
@@ -207,8 +220,26 @@ export class CheckpointStore {
     for (const n of names) if (n.startsWith('.tmp-')) await rm(join(this.dir, n), { recursive: true, force: true });
   }
 
+  /** Steps of the committed checkpoints saved with `{ pinned: true }`, newest first. */
+  async pinnedSteps(): Promise<number[]> {
+    const pinned: number[] = [];
+    for (const step of await this.listSteps()) if (await this.isPinned(step)) pinned.push(step);
+    return pinned;
+  }
+
+  private async isPinned(step: number): Promise<boolean> {
+    try {
+      const manifest = JSON.parse(await readFile(join(this.dir, stepDirName(step), 'manifest.json'), 'utf8')) as Partial<Manifest>;
+      return manifest.pinned === true;
+    } catch {
+      // An unreadable manifest is an invalid checkpoint, which retention may delete.
+      return false;
+    }
+  }
+
   private async prune(): Promise<void> {
-    const steps = await this.listSteps();
-    for (const step of steps.slice(this.keep)) await rm(join(this.dir, stepDirName(step)), { recursive: true, force: true });
+    const pinned = new Set(await this.pinnedSteps());
+    const unpinned = (await this.listSteps()).filter((step) => !pinned.has(step));
+    for (const step of unpinned.slice(this.keep)) await rm(join(this.dir, stepDirName(step)), { recursive: true, force: true });
   }
 }

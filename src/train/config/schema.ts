@@ -323,7 +323,7 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
     }),
     checkpoint: obj('Checkpoints.', {
       everySteps: int('Checkpoint every N steps (0: only at the end).', 10),
-      keep: int('Checkpoints kept on disk (older ones deleted).', 2, 1),
+      keep: int('Checkpoints kept on disk (older ones deleted), besides the one after SFT (step 0), which is always kept.', 2, 1),
     }),
     alarms: obj('Training alarms.', {
       rewardFlatSteps: int('Steps of unchanged mean reward that raise reward_flat.', 20, 2),

@@ -184,7 +184,11 @@ export class RunContext<Obs> {
     if (phase === 'grpo') this.state.grpoStep = step;
     this.state.clock = this.now();
     this.state.metricsCount = await this.log.count();
-    await this.store.save({ step, weights: await weightsOf(this.policy), optimizer: await this.optimizer.exportState(), rngState: this.rng.getState(), extra: { ...this.state } });
+    // The checkpoint after SFT is the run's starting point (`sqlenv eval --checkpoint 0`): always kept.
+    await this.store.save(
+      { step, weights: await weightsOf(this.policy), optimizer: await this.optimizer.exportState(), rngState: this.rng.getState(), extra: { ...this.state } },
+      { pinned: phase === 'sft_done' },
+    );
   }
 
   /** Rewrites the dashboard from the metrics so far (`live` pages reload themselves). */

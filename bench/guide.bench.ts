@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { NudgeApplier, loadModel, nudgedLogits, type Tokenizer } from '../src/lm/index.js';
-import { sqlDecodingGuide } from '../envs/sql/training/sql-decoding-guide.js';
+import { sqlDecodingGuide } from '../src/recipes/sql/guide/sql-decoding-guide.js';
 import { packageRoot } from '../src/base/package-root.js';
 import { mdTable, timeIt, type BenchSection } from './harness.js';
 

@@ -31,7 +31,7 @@ import { loadTrainConfig } from '../../src/train/config/load-config.js';
 import type { TrainConfig } from '../../src/train/config/schema.js';
 import { estimateTrainingMemory, formatBytes } from '../../src/train/diagnostics/memory-estimate.js';
 import { formatDuration } from '../../src/train/metrics/progress-line.js';
-import { answersWithSql, createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
+import { answersWithSql, createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
 import { runTraining, type SplitSuccess, type TrainingSummary } from '../../src/train/training-run.js';
 import { pairedChange, type PairedChange } from '../../src/train/eval/paired-change.js';
 import { runWhenExecuted } from '../run-when-executed.js';

@@ -4,7 +4,7 @@
  * Re-running with the same runDir resumes from its last checkpoint.
  */
 import { configDocsTable, loadTrainConfig, TrainConfigError } from '../train/config/load-config.js';
-import { createSqlTrainingSetup } from '../recipes/sql-training-setup.js';
+import { createSqlTrainingSetup } from '../recipes/sql/sql-training-setup.js';
 import { runTraining } from '../train/training-run.js';
 import { parseCommandArgs } from './command-args.js';
 

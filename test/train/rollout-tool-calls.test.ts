@@ -11,7 +11,7 @@ import { Text } from '../../src/gym/spaces/text.js';
 import { episodeMetrics } from '../../src/train/metrics/episode-metrics.js';
 import { actionFromText, extraCallsNotice, rolloutEpisodes } from '../../src/train/rollout/multi-turn-rollout.js';
 import type { RolloutTask } from '../../src/train/rollout/rollout-task.js';
-import { sqlRolloutTask } from '../../envs/sql/training/sql-task.js';
+import { sqlRolloutTask } from '../../src/recipes/sql/task/sql-task.js';
 import type { ChatCodec, GenerateRequest, GenerateResult } from '../../src/train/policy/trainable-policy.js';
 import { GenerateOnlyPolicy } from './fixtures/generate-only-policy.js';
 import { evaluatePolicy, evaluateSampled } from '../../src/train/eval/evaluate-policy.js';

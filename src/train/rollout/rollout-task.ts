@@ -1,7 +1,7 @@
 /**
  * How the trainer talks to an environment: the system prompt and tools shown to the model, and
  * how observations become the user message and the tool-response text. Any `Env` can be
- * trained on by supplying one of these; SQLEnv's lives in `envs/sql/training/sql-task.ts`.
+ * trained on by supplying one of these; SQLEnv's lives in the SQL recipe, `src/recipes/sql/task/sql-task.ts`.
  */
 import type { ResetOptions } from '../../gym/env.js';
 import type { Info } from '../../gym/env.js';

@@ -1,9 +1,9 @@
 /**
  * What a SQLEnv conversation has shown the policy, read once per prompt: the facts the decoding guide's
- * nudges look up at every token of a turn (docs/train.md, Attempts 13–15).
+ * nudges look up at every token of a turn.
  */
 
-import { isWordChar } from '../../episode/word-char.js';
+import { isWordChar } from '../../../../envs/sql/episode/word-char.js';
 
 /** A query of the conversation: its SQL as written in the tool call (JSON-escaped), and whether it failed. */
 export interface ConversationQuery {

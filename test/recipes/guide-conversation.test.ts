@@ -1,7 +1,7 @@
 /** What the SQL guide reads from a prompt, once: the question, the listed tables, the shown columns, the latest query. */
 import { describe, expect, it } from 'vitest';
-import { mentions, readConversation, tablesNamed } from '../../envs/sql/training/guide/conversation.js';
-import { prefixSet } from '../../envs/sql/training/guide/word-groups.js';
+import { mentions, readConversation, tablesNamed } from '../../src/recipes/sql/guide/conversation.js';
+import { prefixSet } from '../../src/recipes/sql/guide/word-groups.js';
 
 describe('readConversation', () => {
   it('starts at the first observation and reads its question and the last table list', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COLUMN_COPY_BIAS, COPY_BIAS, DATE_BIAS, IDENTIFIER_BIAS, REPAIR_BIAS, REPAIR_SLOT_BIAS, REPEAT_BIAS, RETRIES, RETRY_BIAS, TABLE_BIAS, TABLE_COPY_BIAS, UNUSED_VALUE_BIAS, sqlDecodingGuide } from '../../envs/sql/training/sql-decoding-guide.js';
+import { COLUMN_COPY_BIAS, COPY_BIAS, DATE_BIAS, IDENTIFIER_BIAS, REPAIR_BIAS, REPAIR_SLOT_BIAS, REPEAT_BIAS, RETRIES, RETRY_BIAS, TABLE_BIAS, TABLE_COPY_BIAS, UNUSED_VALUE_BIAS, sqlDecodingGuide } from '../../src/recipes/sql/guide/sql-decoding-guide.js';
 
 const prompt = [
   '<|im_start|>system\nYou answer questions. Question: not this one, Zebra 77.<|im_end|>',

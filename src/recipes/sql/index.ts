@@ -1,0 +1,16 @@
+/**
+ * The SQL recipe: SQLEnv joined to the generic trainer — the run's setup from a config, the rollout task
+ * (prompt, tools, rendering, question order) and the decoding guide. The environment (envs/sql) knows
+ * nothing of these; they know the environment and the trainer.
+ *
+ * @example
+ * ```ts
+ * import { recipes } from 'sqlenv';
+ * const res = await recipes.createSqlTrainingSetup(config);
+ * ```
+ */
+export * from './sql-training-setup.js';
+export * from './trained-run.js';
+export * from './task/sql-task.js';
+export * from './task/question-order.js';
+export { sqlDecodingGuide } from './guide/sql-decoding-guide.js';

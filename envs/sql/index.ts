@@ -19,3 +19,4 @@ export * from './agents/index.js';
 export * from './sandbox/index.js';
 export * from './datasets/index.js';
 export * from './validate/index.js';
+export * from './feedback/index.js';

@@ -184,7 +184,7 @@ describe('rolloutEpisodes: when the task decoding guide applies (rollout.guidedD
   class GuideRecordingPolicy extends ScriptedPolicy {
     readonly guided: boolean[] = [];
     override async generate(requests: readonly GenerateRequest[]): Promise<GenerateResult[]> {
-      this.guided.push(...requests.map((r) => r.guide === guidedTask.decodingGuide));
+      this.guided.push(...requests.map((r) => r.guide !== undefined));
       return super.generate(requests);
     }
   }
@@ -204,6 +204,19 @@ describe('rolloutEpisodes: when the task decoding guide applies (rollout.guidedD
       }
     });
   }
+
+  it("makes each turn's guide from the episode so far as data: observations, infos, the policy's turns, the transcript, the tools", async () => {
+    const contexts: string[] = [];
+    const tools = [{ name: 'describe', description: 'd', parameters: {} }];
+    const recorded: RolloutTask<string> = { ...recordingTask, tools, decodingGuide: (context) => (contexts.push(JSON.stringify(context)), () => undefined) };
+    const first = call('describe', { table_name: 'x' });
+    const policy = new GuideRecordingPolicy([first, call('answer', { value: '6' })]);
+    await rolloutEpisodes(policy, recorded, [{ env: new RecordingEnv(), spec: { seed: 0 }, group: 0 }], { ...options, maxTotalTokens: 100000, guidedDecoding: 'always' }, new Rng(0));
+    expect(contexts.map((c) => JSON.parse(c))).toEqual([
+      { observations: ['start'], infos: [{}], turns: [], transcript: ['start'], tools },
+      { observations: ['start', 'ran describe'], infos: [{}, {}], turns: [first], transcript: ['start', first, 'ran describe'], tools },
+    ]);
+  });
 
   it('evaluatePolicy and evaluateSampled play evaluation episodes, GRPO training ones', async () => {
     const pool = new EnvPool(() => new RecordingEnv());

@@ -1,9 +1,14 @@
 /**
- * What a SQLEnv conversation has shown the policy, read once per prompt: the facts the decoding guide's
- * nudges look up at every token of a turn.
+ * What a SQLEnv episode has shown the policy, read once per turn from the episode as data (its observations, its
+ * infos' feedback, the policy's turns): the facts the decoding guide's nudges look up at every token of a turn.
  */
 
 import { isWordChar } from '../../../../envs/sql/episode/word-char.js';
+import type { SqlFeedback, ValueNotFoundFeedback } from '../../../../envs/sql/feedback/sql-feedback.js';
+import type { SqlObservation } from '../../../../envs/sql/observation/sql-observation.js';
+import { quoteString } from '../../../../envs/sql/sandbox/sql-quoting.js';
+import type { Info } from '../../../gym/env.js';
+import type { GuideContext } from '../../../train/rollout/guide-context.js';
 
 /** A query of the conversation: its SQL as written in the tool call (JSON-escaped), and whether it failed. */
 export interface ConversationQuery {
@@ -57,50 +62,73 @@ export interface Conversation {
 /** Letters and digits of any script: what a word of the conversation is made of. */
 export { isWordChar };
 
-/**
- * The text of the last line that starts with `label` (`Tables: `), up to a chat template's special token if one follows
- * on the line: `<|im_end|>`, `<|eot_id|>`, `<end_of_turn>`, `</s>`, `[/INST]` — a name the observation lists has
- * neither `<` nor `[`.
- */
-function lastLine(text: string, label: string): string | undefined {
-  const line = [...text.matchAll(new RegExp(`^${label}(.*)$`, 'gm'))].at(-1)?.[1];
-  return line?.split(/[<[]/)[0];
+/** The episode so far, as the rollout hands it to SQLEnv's guide. */
+export type SqlGuideContext = Pick<GuideContext<SqlObservation>, 'observations' | 'infos' | 'turns' | 'transcript'>;
+
+/** A step's feedback (`info.feedback`), or none for an info without it. */
+function feedbackOf(info: Info | undefined): readonly SqlFeedback[] {
+  const feedback = info?.['feedback'];
+  return Array.isArray(feedback) ? (feedback as SqlFeedback[]) : [];
 }
 
+/** A described table's block in a `describe` result: `TABLE port (3 rows)` and its indented column lines. */
+const DESCRIBED_TABLE = /^TABLE (\S+) \(.*\n((?: {2}\S.*(?:\n|$))+)/gm;
+
 /**
- * Each table's columns as the conversation shows them (lower case): the `Columns:` line, described tables, and the
- * lists in unknown-column errors (`Columns of chef: id, name; of port: …`). A list cut short (`and 3 more`) is not one.
+ * Each table's columns as the episode has shown them (lower case): the observation's listed columns (`listColumns`),
+ * described tables, and the candidates of unknown-column feedback, in that order, later ones replacing earlier ones. A
+ * list cut short (`more` columns not listed) is not one.
  */
-function shownColumns(text: string): Map<string, string[]> {
+function shownColumns(context: SqlGuideContext): Map<string, string[]> {
   const columns = new Map<string, string[]>();
   const lower = (names: readonly string[]) => names.map((n) => n.trim().toLowerCase());
-  for (const m of lastLine(text, 'Columns: ')?.matchAll(/([^;()]+)\(([^)]*)\)/g) ?? []) columns.set(m[1]!.trim().toLowerCase(), lower(m[2]!.split(',')));
-  for (const m of text.matchAll(/^TABLE (\S+) \(.*\n((?: {2}\S.*(?:\n|$))+)/gm)) {
-    const names = m[2]!.split('\n').filter((l) => l.startsWith('  ') && !l.startsWith('  FOREIGN KEY ')).map((l) => l.trim().split(' ')[0]!);
-    columns.set(m[1]!.toLowerCase(), lower(names));
-  }
-  for (const m of text.matchAll(/Columns of (.*)$/gm)) {
-    for (const part of m[1]!.split('; ')) {
-      const table = /^(?:of )?([A-Za-z0-9_]+): (.*)$/.exec(part);
-      if (table && !/ and [0-9]+ more$/.test(table[2]!)) columns.set(table[1]!.toLowerCase(), lower(table[2]!.split(', ')));
+  const first = context.observations[0];
+  first?.tables.forEach((t, i) => {
+    const listed = first.columns[i];
+    if (listed !== undefined) columns.set(t.trim().toLowerCase(), lower(listed.split(',')));
+  });
+  context.infos.forEach((info, i) => {
+    if (info['tool'] !== 'describe' || info['error_type'] !== null) return;
+    // A description is shown as text only (SQLEnv reports no description data): its rendering's column lines.
+    for (const m of context.observations[i]?.result.matchAll(DESCRIBED_TABLE) ?? []) {
+      const names = m[2]!.split('\n').filter((l) => l.startsWith('  ') && !l.startsWith('  FOREIGN KEY ')).map((l) => l.trim().split(' ')[0]!);
+      columns.set(m[1]!.toLowerCase(), lower(names));
+    }
+  });
+  for (const info of context.infos) {
+    for (const f of feedbackOf(info)) {
+      if (f.kind !== 'unknown_column') continue;
+      for (const t of f.candidates) if (t.more === 0) columns.set(t.table.toLowerCase(), lower(t.columns));
     }
   }
   return columns;
 }
 
-/** The conversation's `"sql"` tool arguments, in order: each with whether its response (the text up to the next one) has an `Error: ` line. */
-function queries(text: string): ConversationQuery[] {
-  const calls = [...text.matchAll(/"sql"\s*:\s*"((?:[^"\\]|\\.)*)"/g)];
-  return calls.map((m, i) => {
+/** The unqualified name of a column SQLite reported (`T1.nam` → `nam`), where it is a plain name. */
+const unqualified = (column: string): string | undefined => /^(?:[A-Za-z0-9_]+\.)?([A-Za-z0-9_]+)/.exec(column)?.[1];
+
+/**
+ * The `"sql"` tool arguments the policy wrote, in order. Each is judged by what the environment reported after it, up
+ * to the policy's next query: whether a step failed (`info.error_type`), the column an unknown-column error named, and
+ * the value hints of a query that found nothing.
+ */
+function queries(context: SqlGuideContext): ConversationQuery[] {
+  const calls = context.turns.flatMap((turn, t) => [...turn.matchAll(/"sql"\s*:\s*"((?:[^"\\]|\\.)*)"/g)].map((m) => ({ turn: t, text: turn, m })));
+  return calls.map(({ turn, text, m }, i) => {
+    const next = calls[i + 1];
+    // The steps whose responses came after this call and before the next one: none for a call with another after it in its turn.
+    const responses = next?.turn === turn ? [] : context.infos.slice(turn + 1, next === undefined ? undefined : next.turn + 1);
     const callStart = text.lastIndexOf('<tool_call>', m.index);
     const sqlStart = m.index + m[0].length - m[1]!.length - 1;
-    const response = text.slice(m.index + m[0].length, calls[i + 1]?.index);
     // A tag before an earlier call's end is not this call's (a call written without one).
     const opening = callStart < 0 ? undefined : text.slice(callStart, sqlStart);
-    const unknownColumn = /^Error: no such column: (?:[A-Za-z0-9_]+\.)?([A-Za-z0-9_]+)/m.exec(response)?.[1];
-    const failed = /^Error: /m.test(response);
-    const misplacedValue = failed ? undefined : misplacedValueOf(m[1]!, response);
-    const linkedRewrite = failed || misplacedValue ? undefined : linkedRewriteOf(m[1]!, response);
+    const feedback = responses.flatMap(feedbackOf);
+    const column = feedback.find((f) => f.kind === 'unknown_column');
+    const unknownColumn = column === undefined ? undefined : unqualified(column.column);
+    const failed = responses.some((info) => typeof info['error_type'] === 'string');
+    const notFound = feedback.filter((f) => f.kind === 'value_not_found');
+    const misplacedValue = failed ? undefined : misplacedValueOf(m[1]!, notFound);
+    const linkedRewrite = failed || misplacedValue ? undefined : linkedRewriteOf(m[1]!, notFound);
     return { sql: m[1]!, tables: tablesNamed(m[1]!), failed, opening: opening?.includes('</tool_call>') ? undefined : opening, unknownColumn, misplacedValue, linkedRewrite };
   });
 }
@@ -109,33 +137,33 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 
 /** Where `column` (as the hint writes it) is compared with `quoted` (a quoted literal) in `sql`, and the comparison's text. */
 function comparisonIn(sql: string, column: string, quoted: string): RegExpExecArray | null {
-  return new RegExp(`(?<![A-Za-z0-9_])${column}\\s*(?:==?|LIKE)\\s*${escapeRegExp(quoted)}`, 'i').exec(sql);
+  return new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(column)}\\s*(?:==?|LIKE)\\s*${escapeRegExp(quoted)}`, 'i').exec(sql);
 }
 
 /**
- * The query `sql` with the comparison that found nothing replaced by the one a value hint in `response` links the
- * question's value to: `name = 'Sals'` and `The question's 'Porto' is in port.city.` give `city = 'Porto'`.
+ * The query `sql` with the comparison that found nothing replaced by the one the first value hint that links a value
+ * of the question to a column names: `name = 'Sals'`, and the question's 'Porto' in `port.city`, give `city = 'Porto'`.
  */
-function linkedRewriteOf(sql: string, response: string): string | undefined {
-  const hint = /^No row has ([A-Za-z0-9_]+) = ('(?:[^']|'')*')\. Closest values of .*? The question's ('(?:[^']|'')*') is in [A-Za-z0-9_]+\.([A-Za-z0-9_]+)\./m.exec(response);
-  if (!hint) return undefined;
-  const [, column, value, linked, holder] = hint as unknown as [string, string, string, string, string];
-  const comparison = comparisonIn(sql, column, value);
-  return comparison ? `${sql.slice(0, comparison.index)}${holder} = ${linked}${sql.slice(comparison.index + comparison[0].length)}` : undefined;
+function linkedRewriteOf(sql: string, notFound: readonly ValueNotFoundFeedback[]): string | undefined {
+  const hint = notFound.find((f) => f.questionValues.length > 0);
+  const linked = hint?.questionValues[0];
+  const holder = linked === undefined ? undefined : /^[A-Za-z0-9_]+\.([A-Za-z0-9_]+)$/.exec(linked.column)?.[1];
+  if (hint === undefined || linked === undefined || holder === undefined) return undefined;
+  const comparison = comparisonIn(sql, hint.column, quoteString(hint.value));
+  return comparison ? `${sql.slice(0, comparison.index)}${holder} = ${quoteString(linked.value)}${sql.slice(comparison.index + comparison[0].length)}` : undefined;
 }
 
 /**
- * The comparison of `sql` that a value hint in `response` says another column could answer: `No row has name = 'Lisbon'.
- * Closest values of port.name: … port.city has 'Lisbon'.` (SQLEnv's `valueHint`), found in the SQL as written.
+ * The comparison of `sql` that the first value hint naming other columns that hold its value says another column could
+ * answer (`name = 'Lisbon'`, and `port.city` has 'Lisbon'), found in the SQL as written.
  */
-function misplacedValueOf(sql: string, response: string): MisplacedValue | undefined {
-  const hint = /^No row has ([A-Za-z0-9_]+) = ('(?:[^']|'')*')\. Closest values of .*? ([A-Za-z0-9_.]+(?: and [A-Za-z0-9_.]+)*) ha(?:s|ve) '(?:[^']|'')*'\.$/m.exec(response);
-  if (!hint) return undefined;
-  const [, column, value, holding] = hint as unknown as [string, string, string, string];
-  const comparison = comparisonIn(sql, column, value);
+function misplacedValueOf(sql: string, notFound: readonly ValueNotFoundFeedback[]): MisplacedValue | undefined {
+  const hint = notFound.find((f) => f.heldBy.length > 0);
+  if (hint === undefined) return undefined;
+  const comparison = comparisonIn(sql, hint.column, quoteString(hint.value));
   if (!comparison) return undefined;
-  const holders = holding.split(' and ').map((h) => h.slice(h.lastIndexOf('.') + 1).toLowerCase());
-  return { column, at: comparison.index, holders };
+  const holders = hint.heldBy.map((h) => h.column.slice(h.column.lastIndexOf('.') + 1).toLowerCase());
+  return { column: hint.column, at: comparison.index, holders };
 }
 
 /**
@@ -151,27 +179,24 @@ export function tablesNamed(sql: string): string[] {
 }
 
 /**
- * Reads a SQLEnv prompt (system prompt, observations, earlier turns) once.
+ * Reads what an episode has shown the policy, once per turn.
  *
  * @example
  * ```ts
- * const c = readConversation('Question: How many ports?\n\nTables: port, chef');
- * c.tables; // ['port', 'chef']
- * c.question; // 'how many ports?'
+ * const c = readConversation({ observations: [obs], infos: [info], turns: [], transcript: [renderObservation(obs)] });
+ * c.tables; // obs.tables, e.g. ['port', 'chef']
  * ```
  */
-export function readConversation(promptText: string): Conversation {
-  // The first observation starts a line with its question (renderObservation); the system prompt before it is not copied from.
-  const start = /^Question: /m.exec(promptText)?.index;
-  const text = start === undefined ? promptText : promptText.slice(start);
-  const questionText = /^Question: (.*)$/m.exec(text)?.[1] ?? '';
-  const queried = queries(text);
+export function readConversation(context: SqlGuideContext): Conversation {
+  const first = context.observations[0];
+  const questionText = first?.question ?? '';
+  const queried = queries(context);
   return {
-    text,
+    text: context.transcript.join('\n'),
     question: questionText.toLowerCase(),
     questionText,
-    tables: lastLine(text, 'Tables: ')?.split(',').map((t) => t.trim()).filter((t) => t.length > 0),
-    columns: shownColumns(text),
+    tables: first?.tables.map((t) => t.trim()).filter((t) => t.length > 0),
+    columns: shownColumns(context),
     latestQuery: queried.at(-1),
     rewritesAsked: queried.filter(asksForRewrite).length,
   };

@@ -32,11 +32,13 @@
  *   links a value of the question to a column instead (`The question's 'Porto' is in port.city.`), the failed query
  *   with that comparison (`city = 'Porto'`) in place of the one that found nothing.
  *
- * The guide reads only what the policy sees: the conversation from the first observation on. It reads the
- * prompt once, when made for a row (`guide/conversation.ts`), and at each token only what the turn has written.
+ * The guide reads only what the policy has been shown, and reads it as data: the episode's observations, the feedback
+ * in its infos (unknown columns with the columns that exist, values found in no row with where they are), the
+ * policy's earlier turns, and for copies the transcript's text. It reads the episode once per turn, when made for a
+ * row (`guide/conversation.ts`), and at each token only what the turn has written.
  */
 
-import { readConversation } from './conversation.js';
+import { readConversation, type SqlGuideContext } from './conversation.js';
 import { dateNudge, literalNudge, numberNudge, numberStartNudge, unusedLiteralNudge } from './copy-nudges.js';
 import { questionValues } from './question-values.js';
 import { repeatNudge } from './repeat-nudge.js';
@@ -56,20 +58,21 @@ function openString(generatedText: string): { key: string; text: string } | unde
 }
 
 /**
- * The guide of a SQLEnv turn (the trainer's `DecodingGuide`): made once from the whole prompt (system prompt,
- * observations, earlier turns), it returns for the text the turn has written so far the nudges for its next token —
+ * The guide of a SQLEnv turn (the trainer's `DecodingGuide`): made once from the episode so far (its observations and
+ * infos, the policy's turns, the transcript), it returns for the text the turn has written so far the nudges for its next token —
  * the spelling nudges, and in an answer that has so far repeated the latest query, the repeat nudge too (their
  * biases add up) — or undefined where it has nothing to say.
  *
  * @example
  * ```ts
- * const next = sqlDecodingGuide('Question: Count the venues in Hamburg.\n\nDatabase: concerts\n\nTables: artist, venue');
+ * const [obs, info] = await env.reset({ seed: 0 }); // 'Count the venues in Hamburg.', tables artist and venue
+ * const next = sqlDecodingGuide({ observations: [obs], infos: [info], turns: [], transcript: [renderObservation(obs)] });
  * [next('{"sql":"SELECT COUNT(*) FROM venue WHERE city = \'Ham')].flat()[0]?.favours('burg'); // true
  * [next('{"sql":"SELECT COUNT(*) FROM')].flat()[0]?.favours(' venue'); // true
  * ```
  */
-export function sqlDecodingGuide(promptText: string): NextTokenGuide {
-  const conversation = readConversation(promptText);
+export function sqlDecodingGuide(context: SqlGuideContext): NextTokenGuide {
+  const conversation = readConversation(context);
   const schema = schemaNudges(conversation);
   const values = questionValues(conversation.questionText);
   const linked = conversation.latestQuery?.linkedRewrite;

@@ -71,8 +71,9 @@ export interface RepairSite {
  *
  * @example
  * ```ts
- * const c = readConversation('Question: q\n{"sql": "SELECT MAX(birth_date) FROM chef"}\nError: no such column: birth_date. Columns of chef: id, start_date');
- * repairSite(c); // { at: 11, name: 'birth_date', columns: ['id', 'start_date'] }
+ * // The latest query `SELECT MAX(birth_date) FROM chef` failed; its feedback listed chef's columns id, start_date.
+ * const latestQuery = { sql: 'SELECT MAX(birth_date) FROM chef', tables: ['chef'], failed: true, opening: undefined, unknownColumn: 'birth_date', misplacedValue: undefined, linkedRewrite: undefined };
+ * repairSite({ latestQuery, columns: new Map([['chef', ['id', 'start_date']]]) }); // { at: 11, name: 'birth_date', columns: ['id', 'start_date'] }
  * ```
  */
 export function repairSite(conversation: Pick<Conversation, 'latestQuery' | 'columns'>): RepairSite | undefined {

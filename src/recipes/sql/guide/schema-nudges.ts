@@ -51,7 +51,7 @@ export interface SchemaNudges {
  *
  * @example
  * ```ts
- * const nudges = schemaNudges(readConversation('Question: How many ports?\n\nTables: port, chef'));
+ * const nudges = schemaNudges(readConversation(context)); // the question "How many ports?", tables port and chef
  * nudges.afterFromOrJoin(undefined).map((n) => n.favours(' port')); // [true, true]: listed, and named by the question
  * ```
  */

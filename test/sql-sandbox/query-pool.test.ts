@@ -255,7 +255,7 @@ describe('QueryPool processes', () => {
   });
 
   it.each(['msgpack', 'json', 'advanced'] as const)(
-    'gives the same results over every channel (%s): big integers, blobs, large results',
+    'gives the same results over every channel (%s): big integers, blobs, large results, error feedback',
     async (serialization) => {
       const other = new QueryPool({ size: 1, serialization });
       try {
@@ -272,6 +272,8 @@ describe('QueryPool processes', () => {
         expect(large.rowCount).toBe(4000);
         expect(large.fullRows![3999]![1]).toBe('z'.repeat(300));
         expect(large.rows[0]![1]).toBe(`${'z'.repeat(200)}…`);
+        // An error's feedback crosses every channel as data.
+        expect((await errorOf(other.run(dbPath, 'SELECT nam FROM big'))).feedback).toMatchObject({ kind: 'unknown_column', column: 'nam', candidates: [{ table: 'big' }] });
       } finally {
         await other.close();
       }

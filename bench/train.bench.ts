@@ -13,7 +13,7 @@ import { computeAdvantages } from '../src/train/math/advantages.js';
 import { policyLoss, type LossSequence } from '../src/train/math/policy-loss.js';
 import { EnvPool } from '../src/train/rollout/env-pool.js';
 import { rolloutEpisodes } from '../src/train/rollout/multi-turn-rollout.js';
-import { createSqlTrainingSetup } from '../src/recipes/sql-training-setup.js';
+import { createSqlTrainingSetup } from '../src/recipes/sql/sql-training-setup.js';
 import { turnAdvantages } from '../src/train/math/turn-advantages.js';
 import { adamw, ResidentOptimizer, Runtime } from '../src/onnx/index.js';
 import { adamwReferenceStep, clipReference } from '../src/onnx/optim/reference.js';

@@ -18,5 +18,5 @@ export * from './observation/index.js';
 export * from './agents/index.js';
 export * from './sandbox/index.js';
 export * from './datasets/index.js';
-export * from './training/index.js';
 export * from './validate/index.js';
+export * from './feedback/index.js';

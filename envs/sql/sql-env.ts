@@ -252,6 +252,8 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     );
     const info = this.stepInfo(episode, parsed, error?.type, repairs, components);
     if (verdict) info.verdict_reason = verdict.reason;
+    // The data the observation's error or hint text was rendered from (docs/sql.md, "Feedback").
+    info.feedback = outcome?.feedback ?? [];
     return [episode.observation(), totalReward(components), episode.terminated, episode.truncated, info];
   }
 

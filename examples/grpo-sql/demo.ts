@@ -31,12 +31,12 @@ import { loadTrainConfig } from '../../src/train/config/load-config.js';
 import type { TrainConfig } from '../../src/train/config/schema.js';
 import { estimateTrainingMemory, formatBytes } from '../../src/train/diagnostics/memory-estimate.js';
 import { formatDuration } from '../../src/train/metrics/progress-line.js';
-import { answersWithSql, createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
+import { answersWithSql, createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
 import { runTraining, type SplitSuccess, type TrainingSummary } from '../../src/train/training-run.js';
 import { headroomLine } from '../../src/train/eval/headroom-line.js';
 import { resultsTable, type ResultRow } from '../../src/train/eval/results-table.js';
 import { trainingVerdict } from '../../src/train/eval/training-verdict.js';
-import { foundVersusAnswered } from '../../src/recipes/found-versus-answered.js';
+import { foundVersusAnswered } from '../../src/recipes/sql/found-versus-answered.js';
 import { runWhenExecuted } from '../run-when-executed.js';
 
 const USAGE = `usage: npm run demo -- [--quick] [--config FILE] [--model DIR] [--device cpu|cuda|webgpu]

@@ -44,7 +44,7 @@ import { formatDuration, formatProgress } from '../../src/train/metrics/progress
 import { learningRateAt } from '../../src/train/optim/lr-schedule.js';
 import { agentTrajectory, type SftSequence } from '../../src/train/sft/oracle-trajectories.js';
 import { sftStep } from '../../src/train/sft/sft-epoch.js';
-import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
+import { createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
 import { runWhenExecuted } from '../../examples/run-when-executed.js';
 import { stringFlags } from './string-flags.js';
 

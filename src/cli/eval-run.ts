@@ -5,7 +5,7 @@
  * pass@1 / pass@K / majority vote at the run's rollout temperature.
  */
 import { Rng } from '../base/rng.js';
-import { openTrainedRun } from '../recipes/trained-run.js';
+import { openTrainedRun } from '../recipes/sql/trained-run.js';
 import { SqlenvError } from '../base/sqlenv-error.js';
 import { loadTrainConfig, TrainConfigError } from '../train/config/load-config.js';
 import { evaluatePolicy, evaluateSampled, outcomesOf } from '../train/eval/evaluate-policy.js';

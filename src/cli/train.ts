@@ -5,7 +5,7 @@
  * its usage: a run on the built-in defaults starts only when asked for with `--defaults`.
  */
 import { configDocsTable, loadTrainConfig, TrainConfigError } from '../train/config/load-config.js';
-import { createSqlTrainingSetup } from '../recipes/sql-training-setup.js';
+import { createSqlTrainingSetup } from '../recipes/sql/sql-training-setup.js';
 import { runTraining } from '../train/training-run.js';
 import { parseCommandArgs } from './command-args.js';
 

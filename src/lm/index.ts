@@ -54,7 +54,7 @@ export type { ScoringTemperature } from './compute/batch.js';
 export type { GenerateOptions, Generation, GenerationTimings, FinishReason } from './compute/generate.js';
 export { PromptCache } from './compute/prompt-cache.js';
 export { sampleToken, argmax, logSoftmax, type SamplingOptions } from './compute/sampling.js';
-export { NudgeApplier, nudgedLogits, type DecodingGuide, type NextTokenGuide, type TokenNudge } from './compute/decoding-guide.js';
+export { NudgeApplier, nudgedLogits, type NextTokenGuide, type TokenNudge } from './compute/decoding-guide.js';
 
 // LoRA adapters (PEFT format).
 export { LoraAdapter, type LoraInitOptions } from './lora/adapter.js';

@@ -1,7 +1,6 @@
 /**
- * Recipes: ready training setups that join an environment to the generic trainer. See docs/train.md.
+ * Recipes: ready training setups that join an environment to the generic trainer (the top floor, with the
+ * CLI and the root index). See docs/train.md and docs/architecture.md.
  */
-export * from './sql-training-setup.js';
+export * from './sql/index.js';
 export * from './recipe-error.js';
-export * from './trained-run.js';
-export * from './found-versus-answered.js';

@@ -16,6 +16,7 @@ export { TRAIN_CONFIG_SCHEMA, type TrainConfig, type TrainMode, type CreditAssig
 
 // Connecting an environment and a model: the task, scripted agents, the policy interface.
 export { type RolloutTask, type EpisodeSpec } from './rollout/rollout-task.js';
+export { type DecodingGuide, type GuideContext } from './rollout/guide-context.js';
 export { type MakeScriptedAgent, type ScriptedAgent, type SftSequence, agentTrajectory } from './sft/oracle-trajectories.js';
 export {
   type TrainablePolicy,

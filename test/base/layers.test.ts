@@ -1,6 +1,7 @@
 /**
  * The foundation layer (src/base) imports nothing of the project, the Gymnasium layer nothing
- * but it, and the trainer no environment: the dependency rules of docs/architecture.md.
+ * but it, the trainer no environment, and the environments nothing of models, decoding or training: the
+ * dependency rules of docs/architecture.md.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -44,5 +45,16 @@ describe('layering', () => {
   it('src/train imports no environment (envs/) and no recipe: it is generic over any Env', async () => {
     const outside = (await projectImports('src/train')).filter(([, target]) => target.startsWith('envs/') || target.startsWith('src/recipes/'));
     expect(outside).toEqual([]);
+  });
+
+  it('envs/ imports nothing of models, decoding, training or recipes (src/lm, src/onnx, src/train, src/recipes)', async () => {
+    const upward = ['src/lm/', 'src/onnx/', 'src/train/', 'src/recipes/', 'src/cli/'];
+    const outside = (await projectImports('envs')).filter(([, target]) => upward.some((layer) => target.startsWith(layer)));
+    expect(outside).toEqual([]);
+  });
+
+  it('envs/ has no training or guide folder: the policy side of an environment lives in its recipe', async () => {
+    const folders = (await readdir(join(root, 'envs'), { recursive: true, withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(folders.filter((name) => /^(training|guide|guides)$/.test(name))).toEqual([]);
   });
 });

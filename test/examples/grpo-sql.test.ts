@@ -9,8 +9,8 @@ import { resultsTable, type ResultRow } from '../../src/train/eval/results-table
 import { trainingVerdict } from '../../src/train/eval/training-verdict.js';
 import type { TrainingSummary } from '../../src/train/run/run-types.js';
 import { run as evalCli } from '../../src/cli/eval.js';
-import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
-import { openTrainedRun } from '../../src/recipes/trained-run.js';
+import { createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
+import { openTrainedRun } from '../../src/recipes/sql/trained-run.js';
 import { CheckpointStore } from '../../src/train/checkpoint/checkpoint-store.js';
 import { readRunConfig } from '../../src/train/run/run-config-file.js';
 import { readRunMetrics } from '../../src/train/training-run.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useTinyModel } from './tiny-model-fixture.js';
-import { NudgeApplier, nudgedLogits, Policy, type DecodingGuide, type TokenNudge } from '../../src/lm/index.js';
+import { NudgeApplier, nudgedLogits, Policy, type NextTokenGuide, type TokenNudge } from '../../src/lm/index.js';
 
 const tinyModel = useTinyModel({ arch: 'qwen3', layers: 1, hidden: 32, heads: 2, kvHeads: 1, vocabSize: 300, seed: 7, initStd: 0.3 });
 
@@ -46,7 +46,7 @@ describe('NudgeApplier', () => {
 });
 
 describe('generate with a decoding guide', () => {
-  it('follows a strong nudge, reads the prompt once per row and the text so far at each token, and reports the nudged log-probs', async () => {
+  it('follows a strong nudge, asks each row its own guide with the text so far at each token, and reports the nudged log-probs', async () => {
     const policy = await Policy.create(tinyModel(), { train: 'none', intraOpThreads: 1 });
     try {
       const tokenizer = tinyModel().tokenizer;
@@ -55,33 +55,31 @@ describe('generate with a decoding guide', () => {
       // A token the unguided policy does not write first, with text of its own.
       const target = Array.from({ length: 300 }, (_, id) => id).find((id) => id !== plain[0]!.tokenIds[0] && tokenizer.decode([id], { skipSpecialTokens: true }).length > 0)!;
       const targetText = tokenizer.decode([target]);
-      const prompts: string[] = [];
       const seen: string[] = [];
-      const guide: DecodingGuide = (promptText) => {
-        prompts.push(promptText);
-        return (generatedText) => {
-          seen.push(generatedText);
-          return generatedText.length === 0 ? { bias: 1e4, favours: (t) => t === targetText } : undefined;
-        };
+      const guide: NextTokenGuide = (generatedText) => {
+        seen.push(generatedText);
+        return generatedText.length === 0 ? { bias: 1e4, favours: (t) => t === targetText } : undefined;
       };
-      const [guided] = await policy.generate([prompt], { maxTokens: 6, temperature: 0, stopTokenIds: [], guide });
+      const [guided] = await policy.generate([prompt], { maxTokens: 6, temperature: 0, stopTokenIds: [], guides: [guide] });
       expect(guided!.tokenIds[0]).toBe(target);
       expect(guided!.logprobs[0]!).toBeCloseTo(0, 5);
-      expect(prompts).toEqual([tokenizer.decode(prompt)]);
       expect(seen.slice(0, 2)).toEqual(['', targetText]);
       expect(seen).toHaveLength(6);
-      // Two rows: one guide each, made from the row's own prompt.
-      prompts.length = 0;
-      await policy.generate([prompt, [9, 10, 11]], { maxTokens: 3, temperature: 0, stopTokenIds: [], guide });
-      expect(prompts).toEqual([tokenizer.decode(prompt), tokenizer.decode([9, 10, 11])]);
+      // Two rows: each asks its own guide; a row without one is not nudged.
+      seen.length = 0;
+      const [withGuide, without] = await policy.generate([prompt, prompt], { maxTokens: 3, temperature: 0, stopTokenIds: [], guides: [guide, undefined] });
+      expect(withGuide!.tokenIds[0]).toBe(target);
+      expect(without!.tokenIds).toEqual(plain[0]!.tokenIds.slice(0, 3));
+      expect(seen).toHaveLength(3);
+      await expect(policy.generate([prompt], { maxTokens: 2, temperature: 0, guides: [guide, guide] })).rejects.toThrow(/one \(or undefined\) per prompt/);
       // Sampled draws are scored under the nudged distribution too.
-      const [sampled] = await policy.generate([prompt], { maxTokens: 1, temperature: 1, seed: 2, stopTokenIds: [], guide });
+      const [sampled] = await policy.generate([prompt], { maxTokens: 1, temperature: 1, seed: 2, stopTokenIds: [], guides: [guide] });
       expect(sampled!.tokenIds[0]).toBe(target);
       expect(sampled!.logprobs[0]!).toBeCloseTo(0, 5);
       // No nudge: the guide changes nothing.
-      const [idle] = await policy.generate([prompt], { maxTokens: 6, temperature: 0, stopTokenIds: [], guide: () => () => undefined });
+      const [idle] = await policy.generate([prompt], { maxTokens: 6, temperature: 0, stopTokenIds: [], guides: [() => undefined] });
       expect(idle!.tokenIds).toEqual(plain[0]!.tokenIds);
-      await expect(policy.generate([prompt], { maxTokens: 2, guide, sampleOnDevice: true })).rejects.toThrow(/guide/);
+      await expect(policy.generate([prompt], { maxTokens: 2, guides: [guide], sampleOnDevice: true })).rejects.toThrow(/guide/);
     } finally {
       await policy.close();
     }
@@ -110,9 +108,9 @@ describe('generate with a decoding guide', () => {
         mass += Math.exp(z[v]! - logZ);
         if (mass >= topP) break;
       }
-      const guide: DecodingGuide = () => () => ({ bias, favours: favoured });
+      const guide: NextTokenGuide = () => ({ bias, favours: favoured });
       for (const seed of [1, 2, 3, 4, 5]) {
-        const [g] = await policy.generate([prompt], { maxTokens: 1, temperature: T, topP, seed, stopTokenIds: [], guide });
+        const [g] = await policy.generate([prompt], { maxTokens: 1, temperature: T, topP, seed, stopTokenIds: [], guides: [guide] });
         const token = g!.tokenIds[0]!;
         expect(kept.has(token)).toBe(true);
         expect(g!.logprobs[0]!).toBeCloseTo(z[token]! - logZ - Math.log(mass), 4);

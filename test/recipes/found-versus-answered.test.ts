@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foundVersusAnswered } from '../../src/recipes/found-versus-answered.js';
+import { foundVersusAnswered } from '../../src/recipes/sql/found-versus-answered.js';
 
 describe('foundVersusAnswered', () => {
   const result = (success: number, found?: number, repeats?: number, copied?: number) => ({

@@ -6,7 +6,7 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { openTrainedRun } from '../../src/recipes/trained-run.js';
+import { openTrainedRun } from '../../src/recipes/sql/trained-run.js';
 import { run as evalCli } from '../../src/cli/eval.js';
 import { CheckpointStore } from '../../src/train/checkpoint/checkpoint-store.js';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QueryPool, SqlSandboxError } from '../../envs/sql/sandbox/index.js';
 import { QueryProcess } from '../../envs/sql/sandbox/query-process.js';
 import { buildConcertDb, scratchDir } from './fixtures.js';
+import { renderFeedback } from '../../envs/sql/feedback/render-feedback.js';
 
 const scratch = scratchDir();
 const dbPath = join(scratch.dir, 'concert.sqlite');
@@ -105,6 +106,25 @@ describe('QueryPool results', () => {
     // Strings and comments name no table; with none named, the way to look columns up instead.
     const none = await errorOf(pool.run(dbPath, "SELECT nam -- singer\n WHERE 'singer' = 'x'"));
     expect(none.message).toMatch(/^no such column: nam\. Check the column names of the tables you use \(PRAGMA table_info\(table\) lists them\)/);
+  });
+
+  it('carries what an unknown table or column error lists as data across the process boundary, the message rendered from it', async () => {
+    const table = await errorOf(pool.run(dbPath, 'SELECT * FROM singers'));
+    expect(table.feedback).toEqual({ kind: 'unknown_table', table: 'singers', tables: expect.arrayContaining(['singer', 'concert', 'stadium']) });
+    expect(table.message).toBe(renderFeedback(table.feedback!));
+    const column = await errorOf(pool.run(dbPath, 'SELECT T1.nam FROM Concert AS T1 JOIN singer AS T2 ON T1.singer_id = T2.singer_id'));
+    expect(column.feedback).toEqual({
+      kind: 'unknown_column',
+      column: 'T1.nam',
+      candidates: [
+        { table: 'concert', columns: ['concert_id', 'title', 'year', 'stadium_id', 'singer_id'], more: 0 },
+        { table: 'singer', columns: ['singer_id', 'name', 'country', 'age'], more: 0 },
+      ],
+    });
+    expect(column.message).toBe(renderFeedback(column.feedback!));
+    const none = await errorOf(pool.run(dbPath, "SELECT nam -- singer\n WHERE 'singer' = 'x'"));
+    expect(none.feedback).toEqual({ kind: 'unknown_column', column: 'nam', candidates: [] });
+    expect((await errorOf(pool.run(dbPath, 'SELECT 1 FROM'))).feedback).toBeUndefined();
   });
 
   it('reports a missing database file as sql_error', async () => {
@@ -235,7 +255,7 @@ describe('QueryPool processes', () => {
   });
 
   it.each(['msgpack', 'json', 'advanced'] as const)(
-    'gives the same results over every channel (%s): big integers, blobs, large results',
+    'gives the same results over every channel (%s): big integers, blobs, large results, error feedback',
     async (serialization) => {
       const other = new QueryPool({ size: 1, serialization });
       try {
@@ -252,6 +272,8 @@ describe('QueryPool processes', () => {
         expect(large.rowCount).toBe(4000);
         expect(large.fullRows![3999]![1]).toBe('z'.repeat(300));
         expect(large.rows[0]![1]).toBe(`${'z'.repeat(200)}…`);
+        // An error's feedback crosses every channel as data.
+        expect((await errorOf(other.run(dbPath, 'SELECT nam FROM big'))).feedback).toMatchObject({ kind: 'unknown_column', column: 'nam', candidates: [{ table: 'big' }] });
       } finally {
         await other.close();
       }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SQLEnv } from '../../envs/sql/index.js';
-import { bigramSimilarity, closestValues, foundNothing, questionNames, textComparisons, valueHint, type ValueHintSource } from '../../envs/sql/episode/value-hint.js';
+import { bigramSimilarity, closestValues, foundNothing, questionNames, textComparisons, valueFeedback, type ValueHintSource } from '../../envs/sql/episode/value-hint.js';
+import { renderFeedback } from '../../envs/sql/feedback/render-feedback.js';
+
+/** The hint's text as the observation shows it: each value not found rendered, a line each; undefined for none. */
+async function valueHint(sql: string, source: ValueHintSource): Promise<string | undefined> {
+  const feedback = await valueFeedback(sql, source);
+  return feedback.length > 0 ? feedback.map(renderFeedback).join('\n') : undefined;
+}
 import { useFixtureEnv } from './fixture-env.js';
 
 describe('value hints: the pure parts', () => {
@@ -69,6 +76,16 @@ describe('value hints: the column that holds the value', () => {
     expect(await valueHint("SELECT COUNT(*) FROM port WHERE region = 'Leith'", source)).toBe("No row has region = 'Leith'. Closest values of port.region: 'Lisbon', 'Fife'. port.name has 'Leith'.");
     // Only the tables the query names: ship.home has 'Oslo', but the query reads port.
     expect(await valueHint("SELECT COUNT(*) FROM port WHERE name = 'Oslo'", source)).toBe("No row has name = 'Oslo'. Closest values of port.name: 'Lisbon Quay', 'Leith'.");
+  });
+
+  it('reports each value not found as data: the column looked up, its closest values, the columns holding the value, the linked question values', async () => {
+    expect(await valueFeedback("SELECT COUNT(*) FROM port WHERE name = 'Lisbon'", source)).toEqual([
+      { kind: 'value_not_found', column: 'name', value: 'Lisbon', lookedUpIn: 'port.name', closest: ['Lisbon Quay', 'Leith'], heldBy: [{ column: 'port.city', value: 'lisbon' }, { column: 'port.region', value: 'Lisbon' }], questionValues: [] },
+    ]);
+    expect(await valueFeedback("SELECT COUNT(*) FROM port WHERE city = 'Sals'", { ...source, question: 'How many ports are in Fife, near Lisbon Quay?' })).toEqual([
+      { kind: 'value_not_found', column: 'city', value: 'Sals', lookedUpIn: 'port.city', closest: ['lisbon', 'Perth'], heldBy: [], questionValues: [{ column: 'port.name', value: 'Lisbon Quay' }, { column: 'port.city', value: 'lisbon' }] },
+    ]);
+    expect(await valueFeedback("SELECT COUNT(*) FROM port WHERE name = 'Leith'", source)).toEqual([]);
   });
 
   it("where no column has the value, links the question's values to the queried tables' columns (the compared one too), longest first", async () => {

@@ -11,7 +11,8 @@ import { Text } from '../../src/gym/spaces/text.js';
 import { episodeMetrics } from '../../src/train/metrics/episode-metrics.js';
 import { actionFromText, extraCallsNotice, rolloutEpisodes } from '../../src/train/rollout/multi-turn-rollout.js';
 import type { RolloutTask } from '../../src/train/rollout/rollout-task.js';
-import { sqlRolloutTask } from '../../envs/sql/training/sql-task.js';
+import { sqlRolloutTask } from '../../src/recipes/sql/task/sql-task.js';
+import { REPAIR_SLOT_BIAS, RETRY_BIAS } from '../../src/recipes/sql/guide/sql-decoding-guide.js';
 import type { ChatCodec, GenerateRequest, GenerateResult } from '../../src/train/policy/trainable-policy.js';
 import { GenerateOnlyPolicy } from './fixtures/generate-only-policy.js';
 import { evaluatePolicy, evaluateSampled } from '../../src/train/eval/evaluate-policy.js';
@@ -167,6 +168,29 @@ describe('rolloutEpisodes on SQLEnv', () => {
     expect(m['tools/malformed_frequency']).toBeCloseTo(1 / 3, 12); // what tool_errors_rising watches
   });
 
+  it("guided: the turn after an unknown-column error asks for the rewrite, from SQLEnv's feedback data", async () => {
+    const guides: GenerateRequest['guide'][] = [];
+    class GuideKeepingPolicy extends ScriptedPolicy {
+      override async generate(requests: readonly GenerateRequest[]): Promise<GenerateResult[]> {
+        guides.push(...requests.map((r) => r.guide));
+        return super.generate(requests);
+      }
+    }
+    const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool });
+    const failed = call('query', { sql: 'SELECT nam FROM singer' });
+    const policy = new GuideKeepingPolicy([failed, call('answer', { value: '6' })]);
+    await rolloutEpisodes(policy, task, [{ env, spec: task.episodeSpec!(0, 'train'), group: 0 }], { ...options, maxTotalTokens: 100000, guidedDecoding: 'always' }, new Rng(0));
+    await env.close();
+    expect(guides).toHaveLength(2);
+    const nudgesOf = (guide: GenerateRequest['guide'], text: string) => [guide!(text) ?? []].flat();
+    // Before any query: nothing to retry. After the failed one: its call's opening, then in the column's place singer's columns.
+    expect(nudgesOf(guides[0], '').map((n) => n.bias)).toEqual([]);
+    expect(nudgesOf(guides[1], '').map((n) => n.bias)).toEqual([RETRY_BIAS]);
+    const opening = failed.slice(0, failed.indexOf('SELECT'));
+    const slot = nudgesOf(guides[1], `${opening}SELECT `).find((n) => n.bias === REPAIR_SLOT_BIAS);
+    expect(['name', 'country', 'nam', 'title'].filter((t) => slot?.favours(t) ?? false)).toEqual(['name', 'country', 'nam']); // title is concert's
+  });
+
   it('an answer planned inside <think> is not submitted', async () => {
     const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool });
     const policy = new ScriptedPolicy([`<think>${call('answer', { value: '6' })}</think>`, call('describe', { table_name: 'singer' })]);
@@ -184,7 +208,7 @@ describe('rolloutEpisodes: when the task decoding guide applies (rollout.guidedD
   class GuideRecordingPolicy extends ScriptedPolicy {
     readonly guided: boolean[] = [];
     override async generate(requests: readonly GenerateRequest[]): Promise<GenerateResult[]> {
-      this.guided.push(...requests.map((r) => r.guide === guidedTask.decodingGuide));
+      this.guided.push(...requests.map((r) => r.guide !== undefined));
       return super.generate(requests);
     }
   }
@@ -204,6 +228,19 @@ describe('rolloutEpisodes: when the task decoding guide applies (rollout.guidedD
       }
     });
   }
+
+  it("makes each turn's guide from the episode so far as data: observations, infos, the policy's turns, the transcript, the tools", async () => {
+    const contexts: string[] = [];
+    const tools = [{ name: 'describe', description: 'd', parameters: {} }];
+    const recorded: RolloutTask<string> = { ...recordingTask, tools, decodingGuide: (context) => (contexts.push(JSON.stringify(context)), () => undefined) };
+    const first = call('describe', { table_name: 'x' });
+    const policy = new GuideRecordingPolicy([first, call('answer', { value: '6' })]);
+    await rolloutEpisodes(policy, recorded, [{ env: new RecordingEnv(), spec: { seed: 0 }, group: 0 }], { ...options, maxTotalTokens: 100000, guidedDecoding: 'always' }, new Rng(0));
+    expect(contexts.map((c) => JSON.parse(c))).toEqual([
+      { observations: ['start'], infos: [{}], turns: [], transcript: ['start'], tools },
+      { observations: ['start', 'ran describe'], infos: [{}, {}], turns: [first], transcript: ['start', first, 'ran describe'], tools },
+    ]);
+  });
 
   it('evaluatePolicy and evaluateSampled play evaluation episodes, GRPO training ones', async () => {
     const pool = new EnvPool(() => new RecordingEnv());

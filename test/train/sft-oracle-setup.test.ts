@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import { agentTrajectory } from '../../src/train/sft/oracle-trajectories.js';
-import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
+import { createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
 
 const tempDir = useTempDirs('sqlenv-sft-oracle-');

@@ -4,7 +4,7 @@ import { estimateTrainingMemory, formatBytes } from '../../src/train/diagnostics
 import { formatDuration, formatProgress } from '../../src/train/metrics/progress-line.js';
 import { parseMetrics } from '../../src/train/metrics/metrics-log.js';
 import { actionToAssistantText } from '../../src/train/sft/oracle-trajectories.js';
-import { compactSystemPrompt, compactTool } from '../../envs/sql/training/sql-task.js';
+import { compactSystemPrompt, compactTool } from '../../src/recipes/sql/task/sql-task.js';
 import { run as trainCli } from '../../src/cli/train.js';
 import { isMalformedCall } from '../../src/train/rollout/rollout-task.js';
 

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
-import { createSqlTrainingSetup } from '../../src/recipes/sql-training-setup.js';
+import { createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
 import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
 

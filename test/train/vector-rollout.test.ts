@@ -15,7 +15,7 @@ import { rolloutEpisodes } from '../../src/train/rollout/multi-turn-rollout.js';
 import { VectorEnvSlots, VectorSlotsExhaustedError } from '../../src/train/rollout/vector-env-slots.js';
 import type { ChatCodec, GenerateRequest, GenerateResult } from '../../src/train/policy/trainable-policy.js';
 import { GenerateOnlyPolicy } from './fixtures/generate-only-policy.js';
-import { sqlRolloutTask } from '../../envs/sql/training/sql-task.js';
+import { sqlRolloutTask } from '../../src/recipes/sql/task/sql-task.js';
 import type { SqlObservation } from '../../envs/sql/index.js';
 
 const call = (name: string, args: Record<string, unknown>) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;

@@ -1,5 +1,5 @@
 import type { ActionRepair, SqlErrorType, SqlToolCall } from '../actions/action-types.js';
-import { formatJson, tablesHint } from '../actions/call-format.js';
+import { formatJson } from '../actions/call-format.js';
 import { answerSqlText, judgeValueAnswer, looksLikeSql, type GoldAnswer } from '../judge/judge-answer.js';
 import type { JudgeConfig } from '../judge/judge-config.js';
 import { renderRows, renderTableDescription } from '../observation/render-result.js';
@@ -12,7 +12,9 @@ import type { SchemaReader } from '../sandbox/schema-reader.js';
 import { DEFAULT_SAMPLE_ROWS } from '../tools/sample.js';
 import { memoHashResult, memoMatchesGold } from './result-memo.js';
 import type { ToolOutcome } from './tool-outcome.js';
-import { foundNothing, valueHint, type ValueHintSource } from './value-hint.js';
+import { foundNothing, valueFeedback, type ValueHintSource } from './value-hint.js';
+import { renderFeedback } from '../feedback/render-feedback.js';
+import type { SqlFeedback, UnknownTableFeedback } from '../feedback/sql-feedback.js';
 import { quoteIdentifier } from '../sandbox/sql-quoting.js';
 
 /** What a tool needs from the episode and the environment. */
@@ -27,7 +29,7 @@ export interface ToolContext {
   judge: JudgeConfig;
   /** Strict action mode: a table name must match exactly. */
   strict: boolean;
-  /** After a query that found nothing, list the closest values of a compared column whose value is in no row, and the other columns that have it (`valueHint`). */
+  /** After a query that found nothing, list the closest values of a compared column whose value is in no row, and the other columns that have it (`valueFeedback`). */
   valueHints?: boolean;
   /** The episode's question, for value hints. */
   question?: string;
@@ -121,10 +123,11 @@ async function runQuery(sql: string, context: ToolContext): Promise<ToolOutcome>
   const table = renderRows(result.columns, result.rows, result.rowCount, result.rowCountExact);
   const nothing = foundNothing(rows);
   // A hint that cannot be read (a huge column, a timeout) is left out: the query itself succeeded.
-  const hint = context.valueHints && nothing ? await valueHint(sql, hintSource(context)).catch(() => undefined) : undefined;
+  const feedback: SqlFeedback[] = context.valueHints && nothing ? await valueFeedback(sql, hintSource(context)).catch(() => []) : [];
   return {
     ok: true,
-    text: hint === undefined ? table : `${table}\n${hint}`,
+    text: [table, ...feedback.map(renderFeedback)].join('\n'),
+    ...(feedback.length > 0 ? { feedback } : {}),
     summary: `${result.rowCount.toLocaleString('en-US')}${result.rowCountExact ? '' : '+'} row${result.rowCount === 1 && result.rowCountExact ? '' : 's'}`,
     infoKey: `result:${memoHashResult(result.columns, rows)}`,
     queryRows: rows,
@@ -175,9 +178,9 @@ function resolveTable(requested: string, tool: 'describe' | 'sample', context: T
   const name = context.reader.resolveTable(requested);
   const example = (table: string) => formatJson({ name: tool, arguments: { table_name: table } });
   if (name === undefined) {
-    const suggestion = closestTable(requested, context.tables);
-    const message = [`No table named "${requested.slice(0, 80)}".`, tablesHint(context.tables), suggestion ? `Call it as ${example(suggestion)}.` : ''];
-    return { ok: false, outcome: { ok: false, error: { type: 'unknown_table', message: message.filter(Boolean).join(' ') } } };
+    const closest = closestTable(requested, context.tables);
+    const feedback: UnknownTableFeedback = { kind: 'unknown_table', table: requested.slice(0, 200), tables: context.tables, tool, ...(closest === undefined ? {} : { closest }) };
+    return { ok: false, outcome: { ok: false, error: { type: 'unknown_table', message: renderFeedback(feedback) }, feedback: [feedback] } };
   }
   if (name === requested) return { ok: true, name, repairs: [] };
   const repair: ActionRepair = { kind: 'table_name_case', detail: `table "${requested}" read as "${name}"` };
@@ -209,7 +212,9 @@ function closestTable(requested: string, tables: readonly string[]): string | un
 }
 
 function errorOutcome(err: unknown): ToolOutcome {
-  if (err instanceof SqlSandboxError) return { ok: false, error: { type: err.errorType satisfies SqlErrorType, message: err.message } };
+  if (err instanceof SqlSandboxError) {
+    return { ok: false, error: { type: err.errorType satisfies SqlErrorType, message: err.message }, ...(err.feedback ? { feedback: [err.feedback] } : {}) };
+  }
   const message = err instanceof Error ? err.message : String(err);
   return { ok: false, error: { type: 'sql_error', message: `The database could not run this: ${message}` } };
 }

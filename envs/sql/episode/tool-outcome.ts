@@ -1,5 +1,6 @@
 import type { SqlActionError } from '../actions/action-types.js';
 import type { ActionRepair } from '../actions/action-types.js';
+import type { SqlFeedback } from '../feedback/sql-feedback.js';
 
 /** What running one tool call produced. */
 export type ToolOutcome =
@@ -23,6 +24,8 @@ export type ToolOutcome =
       verdict?: { correct: boolean; reason: string };
       /** Repairs made while running (a table name matched case-insensitively). */
       repairs?: ActionRepair[];
+      /** What a query that found nothing compared with values no row holds (its text is in `text`). */
+      feedback?: SqlFeedback[];
     }
   | {
       ok: false;
@@ -30,4 +33,6 @@ export type ToolOutcome =
       /** An `answer` whose SQL failed still ends the episode, as a wrong answer. */
       verdict?: { correct: boolean; reason: string };
       repairs?: ActionRepair[];
+      /** The unknown table or column the error names, with what exists (its text is in `error.message`). */
+      feedback?: SqlFeedback[];
     };

@@ -2,10 +2,11 @@
  * The hint after a query that found nothing: when a text value it compares a column with is in no row
  * of that column, the column's closest values. A small model that copies "Victor Brooks" from a
  * question as `'Brooksi Is'` gets an empty result and nothing to repair it from; with the column's
- * closest values in the observation, the next query can copy the right spelling from there.
+ * closest values in the observation, the next query can copy the right spelling from there. The hint is data
+ * ({@link ValueNotFoundFeedback}); `renderFeedback` writes its text.
  */
 import { identifierOf, isSignificant, tokenizeSql } from '../sandbox/sql-tokens.js';
-import { quoteString } from '../sandbox/sql-quoting.js';
+import type { ValueHolder, ValueNotFoundFeedback } from '../feedback/sql-feedback.js';
 import { tablesInSql } from '../sandbox/tables-in-sql.js';
 import { isWordChar } from './word-char.js';
 
@@ -144,19 +145,19 @@ export function questionNames(question: string, value: string): boolean {
  * A small model on a database it has never seen writes a value from memory (`city = 'Sals'` for "ports in Porto");
  * the link says which value of which column the question meant.
  */
-async function questionValuesHeld(question: string, tables: readonly string[], source: ValueHintSource): Promise<{ column: string; spelling: string }[]> {
+async function questionValuesHeld(question: string, tables: readonly string[], source: ValueHintSource): Promise<ValueHolder[]> {
   const lower = question.toLowerCase();
-  const out: { column: string; spelling: string }[] = [];
+  const out: ValueHolder[] = [];
   for (const table of tables) {
     for (const column of source.columns(table)) {
       const held = (await source.textValues(table, column)).filter((v) => questionNames(lower, v)).sort((a, b) => b.length - a.length)[0];
-      if (held !== undefined) out.push({ column: `${table}.${column}`, spelling: held });
+      if (held !== undefined) out.push({ column: `${table}.${column}`, value: held });
     }
   }
-  return out.sort((a, b) => b.spelling.length - a.spelling.length).slice(0, HOLDING_COLUMNS);
+  return out.sort((a, b) => b.value.length - a.value.length).slice(0, HOLDING_COLUMNS);
 }
 
-/** What {@link valueHint} reads from the database. */
+/** What {@link valueFeedback} reads from the database. */
 export interface ValueHintSource {
   /** The episode's question: where no column has a compared value, the question's values are looked for in the queried tables. */
   question?: string;
@@ -169,19 +170,20 @@ export interface ValueHintSource {
 }
 
 /**
- * For a query that found nothing: `No row has name = 'Brooksi Is'. Closest values of customer.name: 'Victor Brooks', …`,
- * for each of the first text comparisons whose value is in no row of its column (looked up in the tables the
- * query names), and where another text column of those tables has the value, which one (`port.city has 'Lisbon'.`);
- * where none has it, the values of those tables that the question names (`The question's 'Lisbon' is in port.city.`).
- * Undefined when every compared value exists, so the hint never contradicts the result.
+ * For a query that found nothing: for each of the first text comparisons whose value is in no row of its column (looked
+ * up in the tables the query names), that column's closest values, and where other text columns of those tables have
+ * the value, which ones (`port.city` has 'Lisbon'); where none has it, the values of those tables that the question
+ * names (the question's 'Lisbon' is in `port.city`). Empty when every compared value exists, so the hint never
+ * contradicts the result.
  *
  * @example
  * ```ts
- * const hint = await valueHint("SELECT count(*) FROM venue WHERE country = 'Span'", source);
- * // "No row has country = 'Span'. Closest values of venue.country: 'Spain', 'Japan', 'Sweden'."
+ * const [hint] = await valueFeedback("SELECT count(*) FROM venue WHERE country = 'Span'", source);
+ * hint?.closest; // ['Spain', 'Japan', 'Sweden']
+ * renderFeedback(hint!); // "No row has country = 'Span'. Closest values of venue.country: 'Spain', 'Japan', 'Sweden'."
  * ```
  */
-export async function valueHint(sql: string, hintSource: ValueHintSource): Promise<string | undefined> {
+export async function valueFeedback(sql: string, hintSource: ValueHintSource): Promise<ValueNotFoundFeedback[]> {
   // The comparisons, the columns holding a value and the question's linked values read the same columns: each once.
   const read = new Map<string, Promise<readonly string[]>>();
   const source: ValueHintSource = {
@@ -193,7 +195,7 @@ export async function valueHint(sql: string, hintSource: ValueHintSource): Promi
     },
   };
   const named = tablesInSql(sql, source.tables);
-  const lines: string[] = [];
+  const out: ValueNotFoundFeedback[] = [];
   for (const { column, value, ignoresCase } of textComparisons(sql).slice(0, HINT_COMPARISONS)) {
     const match = columnOf(named, column, source);
     if (match === undefined) continue;
@@ -201,16 +203,12 @@ export async function valueHint(sql: string, hintSource: ValueHintSource): Promi
     const values = await source.textValues(table, exact);
     const found = ignoresCase ? values.some((v) => v.toLowerCase() === value.toLowerCase()) : values.includes(value);
     if (values.length === 0 || found) continue;
-    const closest = closestValues(value, values).map(quoteString);
-    const elsewhere = await columnsHolding(value, named, `${table}.${exact}`, source);
+    const heldBy = await columnsHolding(value, named, `${table}.${exact}`, source);
     // Where no column has the value, the model may have made it up: the question's own values that the tables hold.
-    const linked = elsewhere.length === 0 && source.question !== undefined ? await questionValuesHeld(source.question, named, source) : [];
-    const where = elsewhere.length > 0
-      ? ` ${elsewhere.map((e) => e.column).join(' and ')} ${elsewhere.length === 1 ? 'has' : 'have'} ${quoteString(elsewhere[0]!.spelling)}.`
-      : linked.map((e) => ` The question's ${quoteString(e.spelling)} is in ${e.column}.`).join('');
-    lines.push(`No row has ${column} = ${quoteString(value)}. Closest values of ${table}.${exact}: ${closest.join(', ')}.${where}`);
+    const questionValues = heldBy.length === 0 && source.question !== undefined ? await questionValuesHeld(source.question, named, source) : [];
+    out.push({ kind: 'value_not_found', column, value, lookedUpIn: `${table}.${exact}`, closest: closestValues(value, values), heldBy, questionValues });
   }
-  return lines.length > 0 ? lines.join('\n') : undefined;
+  return out;
 }
 
 /** Columns a hint names as holding a compared value: the first few, so that a wide table cannot make the hint long or slow. */
@@ -222,8 +220,8 @@ const HOLDING_COLUMNS = 2;
  * `name = 'Lisbon'` finds nothing; a hint that `port.city` has 'Lisbon' is the schema link it could not make, as value
  * retrieval gives larger text-to-SQL systems (BRIDGE, CHESS).
  */
-async function columnsHolding(value: string, tables: readonly string[], compared: string, source: ValueHintSource): Promise<{ column: string; spelling: string }[]> {
-  const out: { column: string; spelling: string }[] = [];
+async function columnsHolding(value: string, tables: readonly string[], compared: string, source: ValueHintSource): Promise<ValueHolder[]> {
+  const out: ValueHolder[] = [];
   const wanted = value.toLowerCase();
   for (const table of tables) {
     for (const column of source.columns(table)) {
@@ -231,7 +229,7 @@ async function columnsHolding(value: string, tables: readonly string[], compared
       if (name === compared) continue;
       const spelling = (await source.textValues(table, column)).find((v) => v.toLowerCase() === wanted);
       if (spelling === undefined) continue;
-      out.push({ column: name, spelling });
+      out.push({ column: name, value: spelling });
       if (out.length === HOLDING_COLUMNS) return out;
     }
   }

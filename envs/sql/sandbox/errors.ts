@@ -1,3 +1,4 @@
+import type { UnknownColumnFeedback, UnknownTableFeedback } from '../feedback/sql-feedback.js';
 import { SqlEnvError } from '../sql-env-error.js';
 
 /**
@@ -27,7 +28,9 @@ export const SQL_SANDBOX_ERROR_TYPES: readonly SqlSandboxErrorType[] = [
 
 /**
  * The only error a {@link QueryPool} rejects with. The message is written for the agent that
- * sent the query: it says what went wrong and what to do instead.
+ * sent the query: it says what went wrong and what to do instead. Where SQLite named a table or
+ * column that does not exist, `feedback` holds what the message lists (the tables, or the named
+ * tables' columns) as data, and the message is rendered from it.
  *
  * @example
  * ```ts
@@ -44,10 +47,14 @@ export class SqlSandboxError extends SqlEnvError {
   constructor(
     readonly errorType: SqlSandboxErrorType,
     message: string,
+    readonly feedback?: SqlSandboxFeedback,
   ) {
     super(message);
   }
 }
+
+/** The feedback a sandbox error can carry: an unknown table or column, with what exists. */
+export type SqlSandboxFeedback = UnknownTableFeedback | UnknownColumnFeedback;
 
 /**
  * True when `value` is a {@link SqlSandboxErrorType}.

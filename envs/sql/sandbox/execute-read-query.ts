@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { cutCell, renderedCellBytes, toSqlCell } from './cells.js';
 import { doubleQuotedToString, unresolvedDoubleQuoted } from './double-quoted-strings.js';
+import { renderFeedback } from '../feedback/render-feedback.js';
+import type { TableColumns, UnknownColumnFeedback, UnknownTableFeedback } from '../feedback/sql-feedback.js';
 import { SqlSandboxError } from './errors.js';
 import type { QueryLimits } from './limits.js';
 import type { QueryResult, SqlCell } from './query-result.js';
@@ -185,12 +187,15 @@ function toSandboxError(e: unknown, db: SqliteConnection, sql: string): SqlSandb
   if (code === 'SQLITE_READONLY' || code === 'SQLITE_AUTH' || message === 'not authorized') {
     return new SqlSandboxError('forbidden_sql', `refused by SQLite (${message}): the database is read-only. Use SELECT.`);
   }
-  if (/^no such table/.test(message)) {
-    const names = tableNames(db);
-    return new SqlSandboxError('sql_error', `${message}. Tables in this database: ${names === undefined ? '(unreadable)' : names.join(', ') || '(none)'}.`);
+  const unknownTable = /^no such table: (.*)$/s.exec(message);
+  if (unknownTable) {
+    const feedback: UnknownTableFeedback = { kind: 'unknown_table', table: unknownTable[1]!, tables: tableNames(db) ?? null };
+    return new SqlSandboxError('sql_error', renderFeedback(feedback), feedback);
   }
-  if (/^no such column/.test(message)) {
-    return new SqlSandboxError('sql_error', `${message}. ${columnsHint(db, sql)}; write text values in single quotes: 'Paris'.`);
+  const unknownColumn = /^no such column: (.*)$/s.exec(message);
+  if (unknownColumn) {
+    const feedback: UnknownColumnFeedback = { kind: 'unknown_column', column: unknownColumn[1]!, candidates: namedTablesColumns(db, sql) };
+    return new SqlSandboxError('sql_error', renderFeedback(feedback), feedback);
   }
   return new SqlSandboxError('sql_error', message);
 }
@@ -212,20 +217,17 @@ const HINT_MAX_TABLES = 3;
 const HINT_MAX_COLUMNS = 24;
 
 /**
- * `Columns of singer: singer_id, name, country; of concert: …` for the (first few) tables `sql` names; where it
- * names none, or the schema cannot be read, the way to look them up instead.
+ * The columns of the (first few) tables `sql` names, each cut to its first few; empty where it names none, or the
+ * schema cannot be read (the rendered error then says how to look them up).
  */
-function columnsHint(db: SqliteConnection, sql: string): string {
-  const fallback = 'Check the column names of the tables you use (PRAGMA table_info(table) lists them)';
+function namedTablesColumns(db: SqliteConnection, sql: string): TableColumns[] {
   const named = tablesInSql(sql, tableNames(db) ?? []).slice(0, HINT_MAX_TABLES);
   try {
-    const parts = named.map((table) => {
+    return named.map((table) => {
       const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
-      const more = columns.length > HINT_MAX_COLUMNS ? ` and ${columns.length - HINT_MAX_COLUMNS} more` : '';
-      return `${table}: ${columns.slice(0, HINT_MAX_COLUMNS).join(', ')}${more}`;
+      return { table, columns: columns.slice(0, HINT_MAX_COLUMNS), more: Math.max(0, columns.length - HINT_MAX_COLUMNS) };
     });
-    return parts.length > 0 ? `Columns of ${parts.join('; of ')}` : fallback;
   } catch {
-    return fallback;
+    return [];
   }
 }

@@ -463,7 +463,7 @@ export class QueryPool {
         const { rows, fullRows, ...rest } = reply.result;
         job.resolve({ ...rest, rows: rows ?? fullRows?.slice() ?? [], fullRows, elapsedMs: performance.now() - startedAt });
       } else {
-        job.reject(new SqlSandboxError(reply.errorType, reply.message));
+        job.reject(new SqlSandboxError(reply.errorType, reply.message, reply.feedback));
       }
       if (proc.lowered) {
         // Its priority cannot be raised back without privileges: replace it (removed first, so its

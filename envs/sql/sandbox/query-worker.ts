@@ -28,7 +28,7 @@ function handle(request: QueryRequest): WorkerMessage {
   } catch (e) {
     const error =
       e instanceof SqlSandboxError ? e : new SqlSandboxError('sql_error', e instanceof Error ? e.message : String(e));
-    return { type: 'error', id: request.id, errorType: error.errorType, message: error.message };
+    return { type: 'error', id: request.id, errorType: error.errorType, message: error.message, ...(error.feedback ? { feedback: error.feedback } : {}) };
   }
 }
 

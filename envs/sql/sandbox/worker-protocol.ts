@@ -1,4 +1,4 @@
-import type { SqlSandboxErrorType } from './errors.js';
+import type { SqlSandboxErrorType, SqlSandboxFeedback } from './errors.js';
 import type { QueryLimits } from './limits.js';
 import type { QueryResult } from './query-result.js';
 
@@ -26,4 +26,4 @@ export type WireResult = Omit<QueryResult, 'elapsedMs' | 'rows'> & { rows?: Quer
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'result'; id: number; result: WireResult }
-  | { type: 'error'; id: number; errorType: SqlSandboxErrorType; message: string };
+  | { type: 'error'; id: number; errorType: SqlSandboxErrorType; message: string; feedback?: SqlSandboxFeedback };

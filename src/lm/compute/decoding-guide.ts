@@ -14,22 +14,18 @@ export interface TokenNudge {
 /**
  * A row's guide for one call: reads the text the row has generated so far in the call and returns the
  * nudge for its next token — or several, whose biases add up where more than one favours a token — or
- * undefined for none. Pure: the same text gives the same nudges.
- */
-export type NextTokenGuide = (generatedText: string) => TokenNudge | readonly TokenNudge[] | undefined;
-
-/**
- * Makes a row's {@link NextTokenGuide} from its prompt, once per row and call: what a guide derives from
- * the prompt (the names it lists, the values it quotes) is the same at every token, so it is read once.
+ * undefined for none. Pure: the same text gives the same nudges. Whoever asks for the generation makes
+ * it, once per row, from what it knows of the row (a rollout: the episode's observations and infos).
  *
  * @example
  * ```ts
- * // Inside a single-quoted literal, favour the tokens that continue a word of the prompt.
- * const guide: DecodingGuide = (prompt) => (text) =>
- *   (text.split("'").length - 1) % 2 === 1 ? { bias: 4, favours: (t) => prompt.includes(text.slice(text.lastIndexOf("'") + 1) + t) } : undefined;
+ * // Inside a single-quoted literal, favour the tokens that continue a word of the question.
+ * const question = 'Which ports are in Lisbon?';
+ * const guide: NextTokenGuide = (text) =>
+ *   (text.split("'").length - 1) % 2 === 1 ? { bias: 4, favours: (t) => question.includes(text.slice(text.lastIndexOf("'") + 1) + t) } : undefined;
  * ```
  */
-export type DecodingGuide = (promptText: string) => NextTokenGuide;
+export type NextTokenGuide = (generatedText: string) => TokenNudge | readonly TokenNudge[] | undefined;
 
 /** The ids of the tokens `nudge` favours. `tokenTexts[id]` is token `id` decoded alone ('' for special tokens, never favoured). */
 function favouredIds(nudge: TokenNudge, tokenTexts: readonly string[]): Int32Array {

@@ -7,7 +7,7 @@ import { continuationBatch, PromptCache, rowCaches, type ContinuationBatch, type
 import { TokenSampler, type SamplingOptions } from './sampling.js';
 import { SAMPLING_IO } from '../graph/sampling-head.js';
 import { LmError } from '../errors.js';
-import { NudgeApplier, type DecodingGuide, type NextTokenGuide } from './decoding-guide.js';
+import { NudgeApplier, type NextTokenGuide } from './decoding-guide.js';
 
 /** Options of text generation. */
 export interface GenerateOptions extends SamplingOptions, WeightSource {
@@ -46,13 +46,14 @@ export interface GenerateOptions extends SamplingOptions, WeightSource {
    */
   readonly sampleOnDevice?: boolean;
   /**
-   * Nudges each row's next token from its prompt and the text generated so far ({@link DecodingGuide}: made once
-   * per row from its prompt).
+   * Per prompt, a guide that nudges the row's next token from the text the row has generated so far
+   * ({@link NextTokenGuide}; undefined: the row is not nudged). The caller makes each row's guide from
+   * what it knows of the row, as data; the prompt's tokens are never decoded back into text for it.
    * The log-probabilities returned are those of the nudged distribution, the one sampled. Host
    * sampling only: a guide turns the default device sampling off, and `sampleOnDevice: true` with a
    * guide is an error.
    */
-  readonly guide?: DecodingGuide;
+  readonly guides?: readonly (NextTokenGuide | undefined)[];
 }
 
 /** Where the time of one generation call went. */
@@ -131,19 +132,19 @@ export async function generateTokens(
   const useCache = options.kvCache ?? true;
   const temperature = options.temperature ?? 1;
   const truncated = (options.topK ?? 0) > 0 || (options.topP ?? 1) < 1;
-  const guide = options.guide;
-  const onDevice = options.sampleOnDevice ?? (engine.runtime.provider !== 'cpu' && !truncated && !guide);
+  const guides = options.guides?.some((g) => g !== undefined) ? options.guides : undefined;
+  const onDevice = options.sampleOnDevice ?? (engine.runtime.provider !== 'cpu' && !truncated && !guides);
   if (onDevice && truncated) throw new LmError('sampleOnDevice draws from the whole distribution: drop topK/topP, or set sampleOnDevice: false to sample on the host');
-  if (onDevice && guide) throw new LmError('a decoding guide nudges logits on the host: drop sampleOnDevice, or the guide');
-  // What the guide reads: each token's text (special tokens: '', never nudged; kept by the tokenizer), and each row's
-  // prompt as text, given once to make the row's guide (when the row first asks).
-  const guidance = guide ? { guide, nudges: new NudgeApplier(tokenizer.tokenTexts()) } : undefined;
-  const rowGuides: NextTokenGuide[] = [];
+  if (onDevice && guides) throw new LmError('a decoding guide nudges logits on the host: drop sampleOnDevice, or the guide');
+  if (guides && guides.length !== B) throw new RangeError(`guides has ${guides.length} entries for ${B} prompts: give one (or undefined) per prompt`);
+  // What a guide reads: each token's text (special tokens: '', never nudged; kept by the tokenizer) and the row's own
+  // generated text, the one thing only the decode loop knows.
+  const nudges = guides ? new NudgeApplier(tokenizer.tokenTexts()) : undefined;
   const guided = (b: number, logits: Float32Array): Float32Array => {
-    if (!guidance) return logits;
-    const row = rows[b]!;
-    const nudge = (rowGuides[b] ??= guidance.guide(tokenizer.decode(row.prompt)))(tokenizer.decode(row.tokens));
-    return nudge ? guidance.nudges.apply(logits, nudge) : logits;
+    const guide = guides?.[b];
+    if (!guide || !nudges) return logits;
+    const nudge = guide(tokenizer.decode(rows[b]!.tokens));
+    return nudge ? nudges.apply(logits, nudge) : logits;
   };
   const prefill = await engine.prefill(lora, onDevice);
   // On CPU the prompt's cache is split off after the prefill and fed as it is to every decode step

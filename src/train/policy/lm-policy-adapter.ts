@@ -53,11 +53,9 @@ export class LmTrainablePolicy implements TrainablePolicy {
   async generate(requests: readonly GenerateRequest[], rng: Rng): Promise<GenerateResult[]> {
     const results = new Array<GenerateResult>(requests.length);
     const groups = new Map<string, number[]>();
-    // Requests with different guides go to different calls (one guide per call).
-    const guides = new Map<GenerateRequest['guide'], number>();
-    const guideKey = (guide: GenerateRequest['guide']): number => guides.get(guide) ?? (guides.set(guide, guides.size), guides.size - 1);
+    // Guided and unguided requests go to different calls: a guide moves its call's sampling to the host.
     requests.forEach((r, i) => {
-      const key = `${r.maxNewTokens}|${r.temperature}|${r.topP}|${r.keepCache === true}|${guideKey(r.guide)}`;
+      const key = `${r.maxNewTokens}|${r.temperature}|${r.topP}|${r.keepCache === true}|${r.guide !== undefined}`;
       const list = groups.get(key) ?? [];
       list.push(i);
       groups.set(key, list);
@@ -72,7 +70,7 @@ export class LmTrainablePolicy implements TrainablePolicy {
           topP: first.topP,
           seed: rng.int(0x7fffffff),
           keepCache: first.keepCache === true,
-          ...(first.guide ? { guide: first.guide } : {}),
+          ...(first.guide ? { guides: indices.map((i) => requests[i]!.guide) } : {}),
           continueFrom: indices.map((i) => {
             const cache = requests[i]!.continueFrom;
             return cache instanceof PromptCache ? cache : undefined;

@@ -7,7 +7,7 @@
  */
 import type { Rng } from '../../base/rng.js';
 import type { AdamWOptions, PolicyOptimizer } from '../optim/policy-optimizer.js';
-import type { DecodingGuide } from '../../lm/compute/decoding-guide.js';
+import type { NextTokenGuide } from '../../lm/compute/decoding-guide.js';
 
 /** One chat message, in the role/content shape chat templates take. */
 export interface PolicyChatMessage {
@@ -60,8 +60,8 @@ export interface GenerateRequest {
   keepCache?: boolean;
   /** The cache of this episode's previous turn, which `prompt` continues; backends without caches ignore it. */
   continueFrom?: GenerationCache;
-  /** Nudges the next token from the text so far (guided decoding; the task's `decodingGuide`); backends may ignore it. */
-  guide?: DecodingGuide;
+  /** Nudges the next token from the text this request has generated so far (guided decoding: made by the task's `decodingGuide` for this turn); backends may ignore it. */
+  guide?: NextTokenGuide;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { GenerationCache, TrainablePolicy } from '../policy/trainable-polic
 import type { Episode, TurnRecord } from './episode.js';
 import { isMalformedCall, openingMessages, promptToolsOf, resetOptionsOf, type EpisodeSpec, type RolloutTask } from './rollout-task.js';
 import { TrainError } from '../train-error.js';
-import type { DecodingGuide } from '../../lm/compute/decoding-guide.js';
+import type { DecodingGuide, GuideContext } from './guide-context.js';
 
 /** Limits and sampling settings of a rollout. */
 export interface RolloutOptions {
@@ -37,7 +37,7 @@ export type GuidedDecoding = 'off' | 'evaluation' | 'always';
  * guideOf(task, { ...rollout, guidedDecoding: 'evaluation' }, 'training'); // undefined: GRPO's rollouts stay unguided
  * ```
  */
-export function guideOf<Obs>(task: RolloutTask<Obs>, options: Pick<RolloutOptions, 'guidedDecoding'>, purpose: 'training' | 'evaluation'): DecodingGuide | undefined {
+export function guideOf<Obs>(task: RolloutTask<Obs>, options: Pick<RolloutOptions, 'guidedDecoding'>, purpose: 'training' | 'evaluation'): DecodingGuide<Obs> | undefined {
   const guidance = options.guidedDecoding ?? 'off';
   return guidance === 'always' || (guidance === 'evaluation' && purpose === 'evaluation') ? task.decodingGuide : undefined;
 }
@@ -73,6 +73,8 @@ interface Running<Obs> {
   done: boolean;
   /** The previous turn's cache, which this turn's prompt continues. */
   cache?: GenerationCache;
+  /** The episode so far as a decoding guide reads it (kept only when the task's guide applies). */
+  guideContext?: { observations: Obs[]; infos: Info[]; turns: string[]; transcript: string[] };
 }
 
 const RESULT_TEXT_LIMIT = 600;
@@ -192,7 +194,8 @@ export async function rolloutEpisodes<Obs>(
   const running: Running<Obs>[] = [];
   for (const job of jobs) {
     const [obs, info] = await job.env.reset(resetOptionsOf(job.spec));
-    const prompt = codec.encodeStart(openingMessages(task, obs, info), promptToolsOf(task));
+    const opening = openingMessages(task, obs, info);
+    const prompt = codec.encodeStart(opening, promptToolsOf(task));
     if (prompt.length + 1 >= options.maxTotalTokens) {
       throw new RolloutConfigError(
         `the prompt alone has ${prompt.length} tokens but rollout.maxTotalTokens is ${options.maxTotalTokens}: ` +
@@ -204,6 +207,7 @@ export async function rolloutEpisodes<Obs>(
       lastObs: obs,
       lastInfo: info,
       done: false,
+      ...(guide ? { guideContext: { observations: [obs], infos: [info], turns: [], transcript: [opening.at(-1)!.content] } } : {}),
       episode: {
         group: job.group,
         question: task.questionOf(obs, info),
@@ -230,7 +234,7 @@ export async function rolloutEpisodes<Obs>(
         maxNewTokens: Math.max(1, Math.min(options.maxNewTokensPerTurn, options.maxTotalTokens - r.episode.tokens.length)),
         temperature: options.temperature,
         topP: options.topP,
-        ...(guide ? { guide } : {}),
+        ...(guide && r.guideContext ? { guide: guide({ ...r.guideContext, tools: task.tools } satisfies GuideContext<Obs>) } : {}),
         // The last turn the budget allows keeps no cache: no turn would continue it.
         ...(continueTurns ? { keepCache: r.episode.turns.length + 1 < options.maxTurns, ...(r.cache ? { continueFrom: r.cache } : {}) } : {}),
       })),
@@ -271,6 +275,12 @@ export async function rolloutEpisodes<Obs>(
         const [obs, reward, terminated, truncated, info] = stepped.value;
         r.lastObs = obs;
         r.lastInfo = info;
+        if (r.guideContext) {
+          r.guideContext.turns.push(text);
+          r.guideContext.transcript.push(text);
+          r.guideContext.observations.push(obs);
+          r.guideContext.infos.push(info);
+        }
         for (const [k, v] of Object.entries(numberRecord(info['reward_components']))) ep.rewardComponents[k] = (ep.rewardComponents[k] ?? 0) + v;
         const rendered = task.renderStepResult(obs, info);
         const resultText = extraCalls > 0 ? `${extraCallsNotice(extraCalls)}\n${rendered}` : rendered;
@@ -301,6 +311,7 @@ export async function rolloutEpisodes<Obs>(
             ep.truncatedByTokens = true;
           } else {
             ep.tokens.push(...response);
+            r.guideContext?.transcript.push(resultText);
             ep.mask.push(...response.map(() => 0));
             ep.samplingLogprobs?.push(...response.map(() => 0));
           }

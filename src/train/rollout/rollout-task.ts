@@ -1,12 +1,12 @@
 /**
  * How the trainer talks to an environment: the system prompt and tools shown to the model, and
  * how observations become the user message and the tool-response text. Any `Env` can be
- * trained on by supplying one of these; SQLEnv's lives in `envs/sql/training/sql-task.ts`.
+ * trained on by supplying one of these; SQLEnv's lives in the SQL recipe, `src/recipes/sql/task/sql-task.ts`.
  */
 import type { ResetOptions } from '../../gym/env.js';
 import type { Info } from '../../gym/env.js';
 import type { PolicyChatMessage, PolicyTool } from '../policy/trainable-policy.js';
-import type { DecodingGuide } from '../../lm/compute/decoding-guide.js';
+import type { DecodingGuide } from './guide-context.js';
 
 /** Which episode to start: the env reset arguments (same seed/options → same question). */
 export interface EpisodeSpec {
@@ -52,8 +52,8 @@ export interface RolloutTask<Obs> {
    * found the gold result, which shows answers that threw a found result away).
    */
   outcomes?(info: Info): Record<string, boolean>;
-  /** Nudges the policy's next token from the text so far (`rollout.guidedDecoding` says when; SQLEnv: copies from the conversation). */
-  decodingGuide?: DecodingGuide;
+  /** Nudges the policy's next token, made each turn from the episode so far (`rollout.guidedDecoding` says when; SQLEnv: copies from the conversation). */
+  decodingGuide?: DecodingGuide<Obs>;
   /**
    * The `info.error_type` values that mean the call itself was malformed (SQLEnv: `parse_error`,
    * `unknown_tool`, `missing_argument`, `invalid_argument`), as opposed to a well-formed call the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoDates, numbersIn, questionNumbers, wordStarts } from '../../envs/sql/training/guide/question-values.js';
+import { isoDates, numbersIn, questionNumbers, wordStarts } from '../../src/recipes/sql/guide/question-values.js';
 
 describe('the values a question states, as a query writes them', () => {
   it('reads dates as ISO days and months, in the order the question says them', () => {

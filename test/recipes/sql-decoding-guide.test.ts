@@ -1,20 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { COLUMN_COPY_BIAS, COPY_BIAS, DATE_BIAS, IDENTIFIER_BIAS, REPAIR_BIAS, REPAIR_SLOT_BIAS, REPEAT_BIAS, RETRIES, RETRY_BIAS, TABLE_BIAS, TABLE_COPY_BIAS, UNUSED_VALUE_BIAS, sqlDecodingGuide } from '../../envs/sql/training/sql-decoding-guide.js';
+import type { SqlFeedback, ValueNotFoundFeedback } from '../../envs/sql/feedback/sql-feedback.js';
+import type { SqlGuideContext } from '../../src/recipes/sql/guide/conversation.js';
+import { COLUMN_COPY_BIAS, COPY_BIAS, DATE_BIAS, IDENTIFIER_BIAS, REPAIR_BIAS, REPAIR_SLOT_BIAS, REPEAT_BIAS, RETRIES, RETRY_BIAS, TABLE_BIAS, TABLE_COPY_BIAS, UNUSED_VALUE_BIAS, sqlDecodingGuide } from '../../src/recipes/sql/guide/sql-decoding-guide.js';
+import { guideEpisode, queryTurn, type SketchStep } from './guide-episode.js';
 
-const prompt = [
-  '<|im_start|>system\nYou answer questions. Question: not this one, Zebra 77.<|im_end|>',
-  '<|im_start|>user\nQuestion: What is the loyalty tier of the customer Victor Brooks, with 230 to 1200 points?',
-  '',
-  'Database: online_store',
-  '',
-  'Tables: customer, order_item, orders, product<|im_end|>',
-  '<|im_start|>assistant\n',
-].join('\n');
+const start = { question: 'What is the loyalty tier of the customer Victor Brooks, with 230 to 1200 points?', tables: ['customer', 'order_item', 'orders', 'product'] };
+const prompt = guideEpisode(start);
 const sql = (text: string) => `<tool_call>\n{"name": "query", "arguments": {"sql":"${text}`;
+const unknownColumn = (column: string, candidates: { table: string; columns: string[]; more?: number }[] = []): SqlFeedback => ({
+  kind: 'unknown_column',
+  column,
+  candidates: candidates.map((c) => ({ table: c.table, columns: c.columns, more: c.more ?? 0 })),
+});
+const failedQuery = (query: string, feedback: SqlFeedback): SketchStep => ({ turn: queryTurn(query), tool: 'query', failed: true, feedback: [feedback] });
 /** The guide's nudges for the next token (none, one, or several whose biases add up). */
-const nudges = (context: string, generated: string) => [sqlDecodingGuide(context)(generated) ?? []].flat();
-const biases = (context: string, generated: string) => nudges(context, generated).map((n) => n.bias);
-const favours = (context: string, generated: string, token: string) => nudges(context, generated).some((n) => n.favours(token));
+const nudges = (context: SqlGuideContext, generated: string) => [sqlDecodingGuide(context)(generated) ?? []].flat();
+const biases = (context: SqlGuideContext, generated: string) => nudges(context, generated).map((n) => n.bias);
+const favours = (context: SqlGuideContext, generated: string, token: string) => nudges(context, generated).some((n) => n.favours(token));
 const favoured = (generated: string, tokens: readonly string[]) => tokens.filter((t) => favours(prompt, generated, t));
 
 describe('sqlDecodingGuide', () => {
@@ -24,8 +26,6 @@ describe('sqlDecodingGuide', () => {
     expect(favoured(opened, ['Victor', 'V', 'Vic', 'Nik', 'Brooks', "'"])).toEqual(['Victor', 'V', 'Vic', 'Brooks']);
     expect(favoured(opened + 'Vic', ['tor', 'to', 'ky', "'"])).toEqual(['tor', 'to']);
     expect(favoured(opened + 'Victor', [' Brooks', ' B', ' Smith', "'", "'\"}}"])).toEqual([' Brooks', ' B', "'", "'\"}}"]);
-    // Only what the policy sees: the system prompt's words are not copies.
-    expect(favoured(opened, ['Zebra'])).toEqual([]);
     // Nothing in the conversation continues it: no nudge.
     expect(sqlDecodingGuide(prompt)(opened + 'Qx')).toBeUndefined();
   });
@@ -34,15 +34,15 @@ describe('sqlDecodingGuide', () => {
     expect(favoured(sql('SELECT COUNT(*) FROM customer WHERE points BETWEEN 230 AND 1'), ['200', '2', '30', ' ', ')'])).toEqual(['200', '2']);
     expect(favoured(sql('SELECT COUNT(*) FROM customer WHERE points BETWEEN 230'), [' AND', '0', '"'])).toEqual([' AND', '"']);
     // A sentence's full stop after a number is not a decimal point: the number may end there.
-    const sentence = 'Question: Count the ports founded in 1900.\n\nTables: port';
+    const sentence = guideEpisode({ question: 'Count the ports founded in 1900.', tables: ['port'] });
     expect(favours(sentence, sql('SELECT COUNT(*) FROM port WHERE year = 1900'), '"')).toBe(true);
-    expect(favours('Question: Rated above 1.5?', sql('SELECT * FROM t WHERE r > 1'), '.')).toBe(true);
+    expect(favours(guideEpisode({ question: 'Rated above 1.5?' }), sql('SELECT * FROM t WHERE r > 1'), '.')).toBe(true);
     // Digits inside a name are not a number.
     expect(sqlDecodingGuide(prompt)(sql('SELECT t1'))).toBeUndefined();
   });
 
   describe('where a value starts, the question\'s values the query has not written yet', () => {
-    const asking = (question: string) => `Question: ${question}\n\nTables: customer, patient, student`;
+    const asking = (question: string) => guideEpisode({ question, tables: ['customer', 'patient', 'student'] });
     /** The tokens the `index`-th nudge favours (the copy nudge comes first where it speaks). */
     const favouredBy = (question: string, generated: string, index: number, tokens: readonly string[]) =>
       tokens.filter((t) => nudges(asking(question), generated)[index]?.favours(t));
@@ -92,7 +92,7 @@ describe('sqlDecodingGuide', () => {
     expect(biases(prompt, from)).toEqual([TABLE_BIAS, TABLE_COPY_BIAS]);
     expect(nudges(prompt, from).map((n) => [' customer', ' cust', ' orders', ' product'].filter((t) => n.favours(t)))).toEqual([[' customer', ' cust', ' orders', ' product'], [' customer', ' cust']]);
     // Plurals, and names with underscores written as words; a question that names no table gets the constraint alone.
-    const asking = (question: string) => `Question: ${question}\n\nTables: category, order_item, reading, box`;
+    const asking = (question: string) => guideEpisode({ question, tables: ['category', 'order_item', 'reading', 'box'] });
     const named = (question: string) => nudges(asking(question), from)[1] === undefined ? [] : [' category', ' order_item', ' reading', ' box'].filter((t) => nudges(asking(question), from)[1]!.favours(t));
     expect(named('How many readings are there?')).toEqual([' reading']);
     expect(named('List the categories and their boxes.')).toEqual([' category', ' box']);
@@ -103,7 +103,6 @@ describe('sqlDecodingGuide', () => {
     expect(favoured(sql('SELECT * FROM customer AS T1 JOIN ord'), ['ers', 'er_item', 'er', 'inal'])).toEqual(['ers', 'er_item', 'er']);
     // A whole table name may end there; a longer one may go on.
     expect(favoured(sql('SELECT * FROM orders'), [' WHERE', '_x', 'x'])).toEqual([' WHERE']);
-    // The list's last table, though the chat template's end token follows it on its line.
     expect(favoured(sql('SELECT * FROM product'), [' WHERE', '_x'])).toEqual([' WHERE']);
     expect(sqlDecodingGuide(prompt)(sql('SELECT * FROM zzz'))).toBeUndefined();
   });
@@ -111,13 +110,12 @@ describe('sqlDecodingGuide', () => {
   it('says nothing elsewhere, or where the prompt lists no tables', () => {
     expect(sqlDecodingGuide(prompt)(sql('SELECT name'))).toBeUndefined();
     expect(sqlDecodingGuide(prompt)('<tool_call>\n{"name": "answer", "arguments": {"value":"it\'s"}')).toBeUndefined();
-    expect(sqlDecodingGuide('Question: How many?')(sql('SELECT COUNT(*) FROM'))).toBeUndefined();
+    expect(sqlDecodingGuide(guideEpisode({ question: 'How many?' }))(sql('SELECT COUNT(*) FROM'))).toBeUndefined();
   });
 
   it('in an answer, favours repeating the latest query that ran, as long as the answer has repeated it so far', () => {
-    const ran = (response: string) =>
-      prompt.replace('<|im_start|>assistant\n', `<|im_start|>assistant\n${sql("SELECT COUNT(*) FROM orders WHERE status = 'Blues'")}"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\n${response}\n</tool_response><|im_end|>\n<|im_start|>assistant\n`);
-    const context = ran('| COUNT(*) |\n| 19 |');
+    const ran = (response: Omit<SketchStep, 'turn'>) => guideEpisode(start, [{ turn: queryTurn("SELECT COUNT(*) FROM orders WHERE status = 'Blues'"), tool: 'query', ...response }]);
+    const context = ran({ result: '| COUNT(*) |\n| 19 |' });
     const answer = (text: string) => `<tool_call>\n{"name": "answer", "arguments": {"value":"${text}`;
     expect(biases(context, answer('SELECT COUNT(*) '))).toEqual([REPEAT_BIAS]);
     expect(['FROM', 'WHERE', 'FR'].filter((t) => favours(context, answer('SELECT COUNT(*) '), t))).toEqual(['FROM', 'FR']);
@@ -129,11 +127,11 @@ describe('sqlDecodingGuide', () => {
     expect(favours(context, answer("SELECT COUNT(*) FROM orders WHERE status = 'Blues'"), '"}}')).toBe(true);
     // Once the answer departs from the query, only spelling; after a query that failed, no repeat.
     expect(biases(context, answer('SELECT SUM('))).toEqual([]);
-    expect(biases(ran('Error: no such column: status.'), answer('SELECT COUNT(*) '))).toEqual([]);
+    expect(biases(ran({ failed: true, feedback: [unknownColumn('status')] }), answer('SELECT COUNT(*) '))).toEqual([]);
   });
 
   describe('where the conversation shows every table\'s columns', () => {
-    const listed = prompt.replace('<|im_end|>\n<|im_start|>assistant', '\n\nColumns: customer(id, name, loyalty_tier, points); order_item(id, qty); orders(id, customer_id); product(id, title)<|im_end|>\n<|im_start|>assistant');
+    const listed = guideEpisode({ ...start, columns: ['id, name, loyalty_tier, points', 'id, qty', 'id, customer_id', 'id, title'] });
     const known = (generated: string, tokens: readonly string[]) => tokens.filter((t) => favours(listed, generated, t));
 
     it('keeps each word of a query a column, a table, a keyword or function, or an alias the query defines', () => {
@@ -172,7 +170,14 @@ describe('sqlDecodingGuide', () => {
     it('reads the columns of described tables, and says nothing while some table\'s columns are unknown', () => {
       expect(sqlDecodingGuide(prompt)(sql('SELECT COUNT(*) FROM customer WHERE '))).toBeUndefined();
       const described = (tables: readonly string[]) =>
-        prompt.replace('<|im_start|>assistant', tables.map((t) => `<|im_start|>user\n<tool_response>\nTABLE ${t} (3 rows)\n  id INTEGER PRIMARY KEY\n  ${t}_label TEXT NOT NULL\n  FOREIGN KEY id → x.id\n(8 steps left)\n</tool_response><|im_end|>\n`).join('') + '<|im_start|>assistant');
+        guideEpisode(
+          start,
+          tables.map((t) => ({
+            turn: `<tool_call>\n{"name": "describe", "arguments": {"table_name": "${t}"}}\n</tool_call>`,
+            tool: 'describe',
+            result: `TABLE ${t} (3 rows)\n  id INTEGER PRIMARY KEY\n  ${t}_label TEXT NOT NULL\n  FOREIGN KEY id → x.id`,
+          })),
+        );
       expect(sqlDecodingGuide(described(['customer', 'orders']))(sql('SELECT '))).toBeUndefined();
       const all = described(['customer', 'order_item', 'orders', 'product']);
       expect(['product_label', 'points', 'label'].filter((t) => favours(all, sql('SELECT '), t))).toEqual(['product_label']);
@@ -189,16 +194,16 @@ describe('sqlDecodingGuide', () => {
       expect(favouredColumns(sql('SELECT COUNT(*) FROM customer WHERE points > 3 '), ['points', 'AND'])).toEqual([]);
       expect(favouredColumns(sql('SELECT points '), ['points'])).toEqual([]);
       // A column named by its first part ("weight" for weight_kg), not by a shorter one.
-      const shipment = 'Question: Which shipments weigh less than the others, by weight?\n\nTables: shipment\n\nColumns: shipment(id, weight_kg, id_code)';
+      const shipment = guideEpisode({ question: 'Which shipments weigh less than the others, by weight?', tables: ['shipment'], columns: ['id, weight_kg, id_code'] });
       expect([nudges(shipment, sql('SELECT '))].flat().find((n) => n.bias === COLUMN_COPY_BIAS)?.favours('weight_kg')).toBe(true);
     });
   });
 
   describe('where an unknown-column error listed some tables\' columns', () => {
-    const failed = prompt.replace(
-      '<|im_start|>assistant\n',
-      `<|im_start|>assistant\n${sql("SELECT id FROM orders WHERE state = 'x'")}"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\nError: no such column: state. Columns of orders: id, customer_id, status; of order_item: id, qty and 3 more; write text values in single quotes: 'Paris'.\n</tool_response><|im_end|>\n<|im_start|>assistant\n`,
-    );
+    const failedSteps = [
+      failedQuery("SELECT id FROM orders WHERE state = 'x'", unknownColumn('state', [{ table: 'orders', columns: ['id', 'customer_id', 'status'] }, { table: 'order_item', columns: ['id', 'qty'], more: 3 }])),
+    ];
+    const failed = guideEpisode(start, failedSteps);
     const answer = (text: string) => `<tool_call>\n{"name": "answer", "arguments": {"value":"${text}`;
     const checked = (generated: string, tokens: readonly string[]) => tokens.filter((t) => favours(failed, generated, t));
 
@@ -251,22 +256,34 @@ describe('sqlDecodingGuide', () => {
     });
 
     it(`asks for at most ${RETRIES} retry: after that many failed queries, the policy chooses`, () => {
-      const failAgain = (context: string) => context.replace(/<\|im_start\|>assistant\n$/, `<|im_start|>assistant\n${sql('SELECT id FROM orders WHERE stat = 1')}"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\nError: no such column: stat. Columns of orders: id, customer_id, status.\n</tool_response><|im_end|>\n<|im_start|>assistant\n`);
-      let context = failed;
-      for (let n = 1; n < RETRIES; n++) context = failAgain(context);
-      expect(biases(context, '')).toEqual([RETRY_BIAS]);
-      expect(biases(failAgain(context), '')).toEqual([]);
+      const failAgain = (steps: readonly SketchStep[]) => [...steps, failedQuery('SELECT id FROM orders WHERE stat = 1', unknownColumn('stat', [{ table: 'orders', columns: ['id', 'customer_id', 'status'] }]))];
+      let steps: readonly SketchStep[] = failedSteps;
+      for (let n = 1; n < RETRIES; n++) steps = failAgain(steps);
+      expect(biases(guideEpisode(start, steps), '')).toEqual([RETRY_BIAS]);
+      expect(biases(guideEpisode(start, failAgain(steps)), '')).toEqual([]);
       // After a query that ran, the answer is the policy's: no retry asked.
-      const ran = prompt.replace('<|im_start|>assistant\n', `<|im_start|>assistant\n${sql('SELECT 1')}"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\n| 1 |\n</tool_response><|im_end|>\n<|im_start|>assistant\n`);
+      const ran = guideEpisode(start, [{ turn: queryTurn('SELECT 1'), tool: 'query', result: '| 1 |' }]);
       expect(biases(ran, '')).toEqual([]);
     });
   });
 });
 
 describe('sqlDecodingGuide after a query whose value another column holds (SQLEnv\'s value hint)', () => {
-  const turn = (call: string, response: string) => `<|im_start|>assistant\n${sql(call)}"}}\n</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\n${response}\n</tool_response><|im_end|>\n<|im_start|>assistant\n`;
-  const ports = (response: string) => ['<|im_start|>user\nQuestion: How many ports are in Lisbon?', '', 'Database: harbours', '', 'Tables: port, ship<|im_end|>', turn("SELECT COUNT(*) FROM port WHERE name = 'Lisbon'", response)].join('\n');
-  const hinted = ports("| COUNT(*) |\n| 0 |\nNo row has name = 'Lisbon'. Closest values of port.name: 'Lisbon Quay', 'Leith', 'Bilbao'. port.city has 'Lisbon'.");
+  const harbour = { question: 'How many ports are in Lisbon?', tables: ['port', 'ship'] };
+  const empty = '| COUNT(*) |\n| 0 |';
+  const notFound = (value: string, more: Partial<ValueNotFoundFeedback>): ValueNotFoundFeedback => ({
+    kind: 'value_not_found',
+    column: 'name',
+    value,
+    lookedUpIn: 'port.name',
+    closest: ['Lisbon Quay', 'Leith', 'Bilbao'],
+    heldBy: [],
+    questionValues: [],
+    ...more,
+  });
+  const asked = (value: string, result: string, feedback: readonly SqlFeedback[]): SketchStep => ({ turn: queryTurn(`SELECT COUNT(*) FROM port WHERE name = '${value}'`), tool: 'query', result, feedback });
+  const hintedStep = asked('Lisbon', empty, [notFound('Lisbon', { heldBy: [{ column: 'port.city', value: 'Lisbon' }] })]);
+  const hinted = guideEpisode(harbour, [hintedStep]);
 
   it('asks for a query again, and in the compared column\'s place favours the column the hint named', () => {
     expect(biases(hinted, '')).toEqual([RETRY_BIAS]);
@@ -278,7 +295,7 @@ describe('sqlDecodingGuide after a query whose value another column holds (SQLEn
   });
 
   it("after a hint that links the question's value to a column, asks for the query with that comparison", () => {
-    const linked = ports("| COUNT(*) |\n| 0 |\nNo row has name = 'Sals'. Closest values of port.name: 'Salt Quay', 'Leith', 'Bilbao'. The question's 'Lisbon' is in port.city.").replace("name = 'Lisbon'", "name = 'Sals'");
+    const linked = guideEpisode(harbour, [asked('Sals', empty, [notFound('Sals', { closest: ['Salt Quay', 'Leith', 'Bilbao'], questionValues: [{ column: 'port.city', value: 'Lisbon' }] })])]);
     expect(biases(linked, '')).toEqual([RETRY_BIAS]);
     const repair = (generated: string) => nudges(linked, sql(generated))[0]!;
     expect(repair('SELECT COUNT(*) FROM port WHERE ').bias).toBe(REPAIR_BIAS);
@@ -288,12 +305,13 @@ describe('sqlDecodingGuide after a query whose value another column holds (SQLEn
   });
 
   it('asks for nothing after a hint that names no other column, or a result with rows', () => {
-    expect(biases(ports("| COUNT(*) |\n| 0 |\nNo row has name = 'Lisbon'. Closest values of port.name: 'Lisbon Quay', 'Leith', 'Bilbao'."), '')).toEqual([]);
-    expect(biases(ports('| COUNT(*) |\n| 4 |'), '')).toEqual([]);
+    expect(biases(guideEpisode(harbour, [asked('Lisbon', empty, [notFound('Lisbon', {})])]), '')).toEqual([]);
+    expect(biases(guideEpisode(harbour, [asked('Lisbon', '| COUNT(*) |\n| 4 |', [])]), '')).toEqual([]);
   });
 
   it(`counts the hint among the ${RETRIES} retries asked: after an unknown-column error, it asks for a second one only if RETRIES allows`, () => {
-    const failedFirst = (n: number) => hinted.replace('Tables: port, ship<|im_end|>\n', `Tables: port, ship<|im_end|>\n${turn('SELECT COUNT(*) FROM port WHERE town = 1', 'Error: no such column: town. Columns of port: id, name, city.').repeat(n)}`);
+    const town = failedQuery('SELECT COUNT(*) FROM port WHERE town = 1', unknownColumn('town', [{ table: 'port', columns: ['id', 'name', 'city'] }]));
+    const failedFirst = (n: number) => guideEpisode(harbour, [...Array.from({ length: n }, () => town), hintedStep]);
     expect(biases(failedFirst(RETRIES - 1), '')).toEqual([RETRY_BIAS]);
     expect(biases(failedFirst(RETRIES), '')).toEqual([]);
   });

@@ -5,7 +5,7 @@
  * representative. A fixed shuffle (the same for every run seed, so every seed is evaluated on
  * the same questions) makes any prefix a fair sample of databases and difficulties.
  */
-import { Rng } from '../../../src/base/rng.js';
+import { Rng } from '../../../base/rng.js';
 
 /** Seed of the shuffle; fixed so evaluation samples do not change with the run's seed. */
 const ORDER_SEED = 0x5eed;

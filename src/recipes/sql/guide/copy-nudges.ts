@@ -2,16 +2,14 @@
  * Copies inside a value: a string literal or a number of a query continues one of the conversation's (the
  * question, the results and hints, earlier queries) rather than the model's spelling from memory.
  */
-import type { SqlTokenNudge } from './sql-token-nudge.js';
+import type { TokenNudge } from '../../../lm/compute/decoding-guide.js';
 import { isWordChar } from './conversation.js';
 import { CONTINUATION_CHARS, numbersIn, type QuestionValues } from './question-values.js';
 import { byFirstChar, startsOneOf } from './word-groups.js';
 
 /**
- * Logit bias of a copy inside a literal or a number: a nudge the model's own preference can overrule. Chosen on
- * `validation`: 2 and 4 tied and 8 lost while the question's dates could not be copied ("August 1, 2012" is
- * `'2012-08-01'`); since the guide copies them in ISO form too, 8 gains one or two questions over 4 and 16 loses
- * (docs/train.md, Attempt 23).
+ * Logit bias of a copy inside a literal or a number: a nudge the model's own preference can overrule, so a value the
+ * model means to write differently (a date it turns into ISO form) is not forced into the conversation's spelling.
  */
 export const COPY_BIAS = 8;
 /**
@@ -21,7 +19,7 @@ export const COPY_BIAS = 8;
  * translation decoders have one for source words already translated.
  */
 export const UNUSED_VALUE_BIAS = 8;
-/** Logit bias, on top of the copy, of a question's date in ISO form that the query has not written yet (4 and 8 tie on `validation`). */
+/** Logit bias, on top of the copy, of a question's date in ISO form that the query has not written yet: gentler than a copy, as a date's form is the model's to choose. */
 export const DATE_BIAS = 4;
 /** Continuations looked at, at most: a short literal prefix can start hundreds of words. */
 const MAX_CONTINUATIONS = 400;
@@ -44,7 +42,7 @@ function continuations(text: string, prefix: string, startsAt: (i: number) => bo
  * literalNudge('Question: Who is Victor Brooks?', 'Vic')?.favours('tor'); // true
  * ```
  */
-export function literalNudge(text: string, prefix: string): SqlTokenNudge | undefined {
+export function literalNudge(text: string, prefix: string): TokenNudge | undefined {
   // A LIKE pattern's words are copies too: `'%Semi` continues "Seminar", and `%'` closes it.
   const pattern = prefix.startsWith('%');
   const typed = pattern ? prefix.slice(1) : prefix;
@@ -65,7 +63,7 @@ export function literalNudge(text: string, prefix: string): SqlTokenNudge | unde
  * numberNudge('Question: Rated above 1200?', '12')?.favours('00'); // true
  * ```
  */
-export function numberNudge(text: string, digits: string): SqlTokenNudge | undefined {
+export function numberNudge(text: string, digits: string): TokenNudge | undefined {
   const numberStart = (i: number) => !/[\p{L}\p{N}_.]/u.test(text[i - 1] ?? ' ');
   const rests = continuations(text, digits, numberStart);
   // A point continues a number only before a digit: "at most 1900." ends its sentence, not a decimal.
@@ -88,7 +86,7 @@ export function numberNudge(text: string, digits: string): SqlTokenNudge | undef
  * unusedLiteralNudge(values, ['gold'])?.favours('gold'); // false
  * ```
  */
-export function unusedLiteralNudge(values: QuestionValues, written: readonly string[]): SqlTokenNudge | undefined {
+export function unusedLiteralNudge(values: QuestionValues, written: readonly string[]): TokenNudge | undefined {
   if (written.length === 0) return undefined;
   const used = written.map((w) => w.toLowerCase()).filter((w) => w.length > 0);
   const isUsed = (start: string) => used.some((w) => start.toLowerCase().startsWith(w) && !isWordChar(start[w.length]));
@@ -109,7 +107,7 @@ export function unusedLiteralNudge(values: QuestionValues, written: readonly str
  * numberStartNudge(values, 'SELECT * FROM t WHERE n BETWEEN 230 AND')?.favours(' 23'); // false
  * ```
  */
-export function numberStartNudge(values: QuestionValues, sqlSoFar: string): SqlTokenNudge | undefined {
+export function numberStartNudge(values: QuestionValues, sqlSoFar: string): TokenNudge | undefined {
   if (!NUMBER_SLOT.test(sqlSoFar)) return undefined;
   const written = new Set(numbersIn(sqlSoFar.replace(/'(?:[^']|'')*'/g, "''")));
   // The first in the question's order: a range is said low to high, as BETWEEN wants it ("from $39 to $65").
@@ -130,7 +128,7 @@ const NUMBER_SLOT = /(?:[<>]=?|=|\bBETWEEN|\bBETWEEN\s+-?[0-9.]+\s+AND|\bLIMIT|\
  * dateNudge(questionValues('Born after June 29, 2010?'), '2010-0', [])?.favours('6'); // true
  * ```
  */
-export function dateNudge(values: QuestionValues, prefix: string, written: readonly string[]): SqlTokenNudge | undefined {
+export function dateNudge(values: QuestionValues, prefix: string, written: readonly string[]): TokenNudge | undefined {
   if (!/^[0-9]/.test(prefix)) return undefined;
   const dates = values.dates.filter((d) => d.startsWith(prefix));
   const unused = dates.filter((d) => !written.includes(d));

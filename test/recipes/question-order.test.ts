@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { representativeOrder } from '../../envs/sql/training/question-order.js';
+import { representativeOrder } from '../../src/recipes/sql/task/question-order.js';
 
 describe('representativeOrder', () => {
   const items = Array.from({ length: 120 }, (_, i) => ({ id: i, db: `db${Math.floor(i / 40)}` }));

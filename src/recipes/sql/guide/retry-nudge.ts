@@ -2,23 +2,22 @@
  * The retry after a failed query, and its repair: SQLEnv's error says what went wrong and lists what exists (an
  * unknown column's error lists its table's columns), so the next turn queries again instead of answering with SQL that
  * already failed, and the rewrite keeps the failed query's text with a listed column in the unknown one's place
- * (docs/train.md, Attempt 24: a SFT policy that never saw a retry rewrote the whole query from memory otherwise).
+ * (a policy that never saw a retry in its demonstrations otherwise rewrites the whole query from memory).
  * A query that found nothing because it compared a value with the wrong column is retried the same way, where SQLEnv's
  * value hint names the column that holds the value (`port.city has 'Lisbon'`): that column takes the compared one's place;
  * where the hint links a value of the question to a column instead (`The question's 'Porto' is in port.city.`), the
- * linked comparison takes the place of the one that found nothing (Attempt 25).
+ * linked comparison takes the place of the one that found nothing.
  */
 import { asksForRewrite, type Conversation, type ConversationQuery } from './conversation.js';
-import type { SqlTokenNudge } from './sql-token-nudge.js';
+import type { TokenNudge } from '../../../lm/compute/decoding-guide.js';
 import { continuesText, prefixSet } from './word-groups.js';
 
 /** Logit bias of the query call's opening after a failed query: in effect a constraint. */
 export const RETRY_BIAS = 100;
 /**
  * How many queries whose response asked for a rewrite a conversation may have for the guide still to ask for a retry:
- * after that, the policy chooses. Two leave the demo's fourth and last turn to the answer; chosen on
- * `validation_unseen_db` (Attempt 25: with the value hint's column, 1 → 2 took the SFT checkpoints of seeds 0 and 1 from
- * 21.7 / 21.2% to 24.3 / 22.1%; without it, Attempt 24's second retry gave half a point).
+ * after that, the policy chooses. Two leave the demo's fourth and last turn to the answer: a value hint's second rewrite
+ * often lands where the first did not, while more retries would spend the turn the answer needs.
  */
 export const RETRIES = 2;
 
@@ -35,7 +34,7 @@ export const RETRIES = 2;
  * retryNudge({ latestQuery, rewritesAsked: 1 }, '<tool_call>\n{"name": "')?.favours('query'); // true
  * ```
  */
-export function retryNudge(conversation: Pick<Conversation, 'latestQuery' | 'rewritesAsked'>, generatedText: string): SqlTokenNudge | undefined {
+export function retryNudge(conversation: Pick<Conversation, 'latestQuery' | 'rewritesAsked'>, generatedText: string): TokenNudge | undefined {
   const latest = conversation.latestQuery;
   const opening = latest?.opening;
   if (latest === undefined || !asksForRewrite(latest) || opening === undefined || conversation.rewritesAsked > RETRIES) return undefined;
@@ -45,9 +44,9 @@ export function retryNudge(conversation: Pick<Conversation, 'latestQuery' | 'rew
   return { bias: RETRY_BIAS, favours: (t) => t.length > 0 && (rest.startsWith(t) || (t.startsWith(rest) && t[rest.length] !== '"')) };
 }
 
-/** Logit bias of the failed query's text in its rewrite, around the unknown column (chosen on `validation_unseen_db`: 4, 8, 16, 32 give +3.4, +4.4, +4.9, +4.9 points over seeds 0 and 1 without the column's place; 16 is kept). */
+/** Logit bias of the failed query's text in its rewrite, around the unknown column: strong enough that the rewrite keeps the failed query's text, short of a constraint so the model can still leave it. */
 export const REPAIR_BIAS = 16;
-/** Logit bias, in the unknown column's place, of the columns the error listed for the failed query's tables (8 and 100 tie; 8 is the gentler). */
+/** Logit bias, in the unknown column's place, of the columns the error listed for the failed query's tables (gentle: the model picks which of them). */
 export const REPAIR_SLOT_BIAS = 8;
 
 /** Where `name` first occurs in `text` as a whole SQL name (any case), or -1. */
@@ -72,8 +71,9 @@ export interface RepairSite {
  *
  * @example
  * ```ts
- * const c = readConversation('Question: q\n{"sql": "SELECT MAX(birth_date) FROM chef"}\nError: no such column: birth_date. Columns of chef: id, start_date');
- * repairSite(c); // { at: 11, name: 'birth_date', columns: ['id', 'start_date'] }
+ * // The latest query `SELECT MAX(birth_date) FROM chef` failed; its feedback listed chef's columns id, start_date.
+ * const latestQuery = { sql: 'SELECT MAX(birth_date) FROM chef', tables: ['chef'], failed: true, opening: undefined, unknownColumn: 'birth_date', misplacedValue: undefined, linkedRewrite: undefined };
+ * repairSite({ latestQuery, columns: new Map([['chef', ['id', 'start_date']]]) }); // { at: 11, name: 'birth_date', columns: ['id', 'start_date'] }
  * ```
  */
 export function repairSite(conversation: Pick<Conversation, 'latestQuery' | 'columns'>): RepairSite | undefined {
@@ -102,7 +102,7 @@ export function repairSite(conversation: Pick<Conversation, 'latestQuery' | 'col
  * repair('SELECT COUNT(*) FROM festival WHERE start_date')?.favours(' <'); // true
  * ```
  */
-export function repairNudges(failedSql: string, site: RepairSite | undefined): (sql: string) => SqlTokenNudge | undefined {
+export function repairNudges(failedSql: string, site: RepairSite | undefined): (sql: string) => TokenNudge | undefined {
   if (site === undefined) return () => undefined;
   const before = failedSql.slice(0, site.at);
   const after = `${failedSql.slice(site.at + site.name.length)}"`;
@@ -146,7 +146,7 @@ export function repairNudges(failedSql: string, site: RepairSite | undefined): (
  * repair('SELECT COUNT(*) FROM port WHERE ')?.favours('city'); // true, and 'name' false
  * ```
  */
-export function linkedRewriteNudges(linked: string): (sql: string) => SqlTokenNudge | undefined {
+export function linkedRewriteNudges(linked: string): (sql: string) => TokenNudge | undefined {
   // The SQL string's closing quote is part of the rewrite: it ends where the linked query ends.
   const whole = `${linked}"`;
   return (sql) => (whole.startsWith(sql) ? { bias: REPAIR_BIAS, favours: (t) => t.length > 0 && continuesText(whole.slice(sql.length), t) } : undefined);

@@ -1,13 +1,11 @@
 /** The answer that repeats its query: the protocol SFT teaches (answer with the query whose result you saw). */
 import type { ConversationQuery } from './conversation.js';
-import type { SqlTokenNudge } from './sql-token-nudge.js';
+import type { TokenNudge } from '../../../lm/compute/decoding-guide.js';
 import { continuesText } from './word-groups.js';
 
 /**
- * Logit bias of repeating the latest query in an SQL answer: in effect a constraint. On `validation` 4, 8 and 100 tie;
- * since the guide asks for a retry after a failed query (Attempt 24), 100 keeps the answer to the retry that ran where 4
- * let the model's memory take over (`MAX(sign)` after `MAX(start_date)` ran): +2 and +4 questions of 226 on
- * `validation_unseen_db`.
+ * Logit bias of repeating the latest query in an SQL answer: in effect a constraint, because after a retry a gentler
+ * nudge lets the model's memory of the failed query take over again (`MAX(sign)` after `MAX(start_date)` ran).
  */
 export const REPEAT_BIAS = 100;
 
@@ -20,7 +18,7 @@ export const REPEAT_BIAS = 100;
  * repeatNudge({ sql: 'SELECT 1', tables: [], failed: false, opening: undefined, unknownColumn: undefined, misplacedValue: undefined, linkedRewrite: undefined }, 'SELECT ')?.favours('1'); // true
  * ```
  */
-export function repeatNudge(latest: ConversationQuery | undefined, answer: string): SqlTokenNudge | undefined {
+export function repeatNudge(latest: ConversationQuery | undefined, answer: string): TokenNudge | undefined {
   if (latest === undefined || latest.failed || !latest.sql.startsWith(answer)) return undefined;
   const rest = `${latest.sql.slice(answer.length)}"`;
   return { bias: REPEAT_BIAS, favours: (t) => continuesText(rest, t) };

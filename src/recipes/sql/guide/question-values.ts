@@ -2,7 +2,7 @@
  * The values a question states, as a query writes them (value linking, as text-to-SQL parsers such as BRIDGE do
  * it): its numbers, its dates in SQLite's ISO form ("June 29, 2010" is `'2010-06-29'`, "March 2021" is `'2021-03'`),
  * and its words. A small model copies a value it can see far more reliably than it turns one into another
- * form, and it repeats the value it wrote last where the question lists several (docs/train.md, Attempt 23).
+ * form, and it repeats the value it wrote last where the question lists several.
  */
 import { isWordChar } from './conversation.js';
 

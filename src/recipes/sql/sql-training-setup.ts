@@ -6,24 +6,24 @@
  * `sqlenv train`, the bundled example and the benchmarks build their runs here.
  */
 import { join } from 'node:path';
-import { writeGeneratedSplit } from '../../data/generator/procedural/generated-split.js';
-import { OracleAgent } from '../../envs/sql/agents/oracle-agent.js';
-import { DatasetError } from '../../envs/sql/datasets/dataset-error.js';
-import { parseDatasetSource } from '../../envs/sql/datasets/dataset-source.js';
-import { loadDataset } from '../../envs/sql/datasets/load-dataset.js';
-import type { SqlDataset } from '../../envs/sql/datasets/sql-dataset.js';
-import type { SqlObservation } from '../../envs/sql/observation/sql-observation.js';
-import { QueryPool } from '../../envs/sql/sandbox/query-pool.js';
-import { SQLEnv, type SqlEnvOptions } from '../../envs/sql/sql-env.js';
-import { representativeOrder } from '../../envs/sql/training/question-order.js';
-import { sqlRolloutTask } from '../../envs/sql/training/sql-task.js';
-import type { LanguageModel } from '../lm/model/language-model.js';
-import type { TinyModelOptions } from '../lm/tiny/create.js';
-import { grpoTrainSplit, type TrainConfig } from '../train/config/schema.js';
-import { createTrainablePolicy } from '../train/policy/create-policy.js';
-import type { LmTrainablePolicy } from '../train/policy/lm-policy-adapter.js';
-import type { TrainingSetup } from '../train/run/run-types.js';
-import { RecipeError } from './recipe-error.js';
+import { writeGeneratedSplit } from '../../../data/generator/procedural/generated-split.js';
+import { OracleAgent } from '../../../envs/sql/agents/oracle-agent.js';
+import { DatasetError } from '../../../envs/sql/datasets/dataset-error.js';
+import { parseDatasetSource } from '../../../envs/sql/datasets/dataset-source.js';
+import { loadDataset } from '../../../envs/sql/datasets/load-dataset.js';
+import type { SqlDataset } from '../../../envs/sql/datasets/sql-dataset.js';
+import type { SqlObservation } from '../../../envs/sql/observation/sql-observation.js';
+import { QueryPool } from '../../../envs/sql/sandbox/query-pool.js';
+import { SQLEnv, type SqlEnvOptions } from '../../../envs/sql/sql-env.js';
+import { representativeOrder } from './task/question-order.js';
+import { sqlRolloutTask } from './task/sql-task.js';
+import type { LanguageModel } from '../../lm/model/language-model.js';
+import type { TinyModelOptions } from '../../lm/tiny/create.js';
+import { grpoTrainSplit, type TrainConfig } from '../../train/config/schema.js';
+import { createTrainablePolicy } from '../../train/policy/create-policy.js';
+import type { LmTrainablePolicy } from '../../train/policy/lm-policy-adapter.js';
+import type { TrainingSetup } from '../../train/run/run-types.js';
+import { RecipeError } from '../recipe-error.js';
 
 /** A built SQLEnv training setup and the resources it owns. */
 export interface SqlTrainingResources {

@@ -3,7 +3,7 @@
  * schema-checked decoding for text-to-SQL): while a policy writes SQL, copies from the conversation
  * are favoured over spellings from memory. A small model knows *that* the question's name goes into
  * the `WHERE` clause and *which* of the listed tables it needs far more often than it can spell
- * either (docs/train.md, Attempts 13–15, 23 and 24):
+ * either:
  *
  * - inside a string literal, tokens that continue a word sequence of the conversation (the question,
  *   the results and hints, earlier queries) or one of the question's dates in ISO form ("June 29, 2010" is
@@ -32,26 +32,24 @@
  *   links a value of the question to a column instead (`The question's 'Porto' is in port.city.`), the failed query
  *   with that comparison (`city = 'Porto'`) in place of the one that found nothing.
  *
- * The guide reads only what the policy sees: the conversation from the first observation on. It reads the
- * prompt once, when made for a row (`guide/conversation.ts`), and at each token only what the turn has written.
+ * The guide reads only what the policy has been shown, and reads it as data: the episode's observations, the feedback
+ * in its infos (unknown columns with the columns that exist, values found in no row with where they are), the
+ * policy's earlier turns, and for copies the transcript's text. It reads the episode once per turn, when made for a
+ * row (`guide/conversation.ts`), and at each token only what the turn has written.
  */
 
-import { readConversation } from './guide/conversation.js';
-import { dateNudge, literalNudge, numberNudge, numberStartNudge, unusedLiteralNudge } from './guide/copy-nudges.js';
-import { questionValues } from './guide/question-values.js';
-import { repeatNudge } from './guide/repeat-nudge.js';
-import { linkedRewriteNudges, repairNudges, repairSite, retryNudge } from './guide/retry-nudge.js';
-import { schemaNudges } from './guide/schema-nudges.js';
-import type { SqlTokenNudge } from './guide/sql-token-nudge.js';
+import { readConversation, type SqlGuideContext } from './conversation.js';
+import { dateNudge, literalNudge, numberNudge, numberStartNudge, unusedLiteralNudge } from './copy-nudges.js';
+import { questionValues } from './question-values.js';
+import { repeatNudge } from './repeat-nudge.js';
+import { linkedRewriteNudges, repairNudges, repairSite, retryNudge } from './retry-nudge.js';
+import { schemaNudges } from './schema-nudges.js';
+import type { NextTokenGuide, TokenNudge } from '../../../lm/compute/decoding-guide.js';
 
-export type { SqlTokenNudge } from './guide/sql-token-nudge.js';
-export { COPY_BIAS, DATE_BIAS, UNUSED_VALUE_BIAS } from './guide/copy-nudges.js';
-export { REPEAT_BIAS } from './guide/repeat-nudge.js';
-export { REPAIR_BIAS, REPAIR_SLOT_BIAS, RETRIES, RETRY_BIAS } from './guide/retry-nudge.js';
-export { COLUMN_COPY_BIAS, IDENTIFIER_BIAS, TABLE_BIAS, TABLE_COPY_BIAS } from './guide/schema-nudges.js';
-
-/** A row's guide for one turn: the nudges for its next token from what the turn has written so far (the trainer's `NextTokenGuide`). */
-export type SqlNextTokenGuide = (generatedText: string) => SqlTokenNudge | SqlTokenNudge[] | undefined;
+export { COPY_BIAS, DATE_BIAS, UNUSED_VALUE_BIAS } from './copy-nudges.js';
+export { REPEAT_BIAS } from './repeat-nudge.js';
+export { REPAIR_BIAS, REPAIR_SLOT_BIAS, RETRIES, RETRY_BIAS } from './retry-nudge.js';
+export { COLUMN_COPY_BIAS, IDENTIFIER_BIAS, TABLE_BIAS, TABLE_COPY_BIAS } from './schema-nudges.js';
 
 /** The JSON string value still being written at the end of `generatedText` (`"key": "text…`), with its key, or undefined. */
 function openString(generatedText: string): { key: string; text: string } | undefined {
@@ -60,20 +58,21 @@ function openString(generatedText: string): { key: string; text: string } | unde
 }
 
 /**
- * The guide of a SQLEnv turn (the trainer's `DecodingGuide`): made once from the whole prompt (system prompt,
- * observations, earlier turns), it returns for the text the turn has written so far the nudges for its next token —
+ * The guide of a SQLEnv turn (the trainer's `DecodingGuide`): made once from the episode so far (its observations and
+ * infos, the policy's turns, the transcript), it returns for the text the turn has written so far the nudges for its next token —
  * the spelling nudges, and in an answer that has so far repeated the latest query, the repeat nudge too (their
  * biases add up) — or undefined where it has nothing to say.
  *
  * @example
  * ```ts
- * const next = sqlDecodingGuide('Question: Count the venues in Hamburg.\n\nDatabase: concerts\n\nTables: artist, venue');
+ * const [obs, info] = await env.reset({ seed: 0 }); // 'Count the venues in Hamburg.', tables artist and venue
+ * const next = sqlDecodingGuide({ observations: [obs], infos: [info], turns: [], transcript: [renderObservation(obs)] });
  * [next('{"sql":"SELECT COUNT(*) FROM venue WHERE city = \'Ham')].flat()[0]?.favours('burg'); // true
  * [next('{"sql":"SELECT COUNT(*) FROM')].flat()[0]?.favours(' venue'); // true
  * ```
  */
-export function sqlDecodingGuide(promptText: string): SqlNextTokenGuide {
-  const conversation = readConversation(promptText);
+export function sqlDecodingGuide(context: SqlGuideContext): NextTokenGuide {
+  const conversation = readConversation(context);
   const schema = schemaNudges(conversation);
   const values = questionValues(conversation.questionText);
   const linked = conversation.latestQuery?.linkedRewrite;
@@ -81,8 +80,8 @@ export function sqlDecodingGuide(promptText: string): SqlNextTokenGuide {
   // A literal copies from the conversation and from the question's dates as SQLite writes them.
   const copyText = [conversation.text, ...values.dates].join('\n');
   /** Inside a literal, a number, a table name or a query's words. */
-  const spelling = (generatedText: string, open: { key: string; text: string } | undefined): SqlTokenNudge[] => {
-    const one = (nudge: SqlTokenNudge | undefined) => (nudge ? [nudge] : []);
+  const spelling = (generatedText: string, open: { key: string; text: string } | undefined): TokenNudge[] => {
+    const one = (nudge: TokenNudge | undefined) => (nudge ? [nudge] : []);
     if ((generatedText.split("'").length - 1) % 2 === 1) {
       const prefix = generatedText.slice(generatedText.lastIndexOf("'") + 1);
       // A quote in JSON text outside the SQL string (an answer's value, say) is not a literal.

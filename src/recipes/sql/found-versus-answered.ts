@@ -3,8 +3,8 @@
  * those answered right. The gap is answers that threw a found result away — a small model writes
  * the answer's SQL afresh instead of repeating its query — which success alone does not show.
  */
-import type { TrainingSummary } from '../train/run/run-types.js';
-import { percent } from '../train/eval/results-table.js';
+import type { TrainingSummary } from '../../train/run/run-types.js';
+import { percent } from '../../train/eval/results-table.js';
 
 /**
  * The found-versus-answered line after SFT and after GRPO, or undefined when no evaluation reported

@@ -4,11 +4,11 @@
  * Nothing in the run directory is written or removed, so a run can be evaluated while it trains.
  */
 import { existsSync } from 'node:fs';
-import { CheckpointStore } from '../train/checkpoint/checkpoint-store.js';
-import { resolveTrainConfig } from '../train/config/load-config.js';
-import type { TrainConfig } from '../train/config/schema.js';
-import { readRunConfig, RUN_CONFIG_FILE } from '../train/run/run-config-file.js';
-import { RecipeError } from './recipe-error.js';
+import { CheckpointStore } from '../../train/checkpoint/checkpoint-store.js';
+import { resolveTrainConfig } from '../../train/config/load-config.js';
+import type { TrainConfig } from '../../train/config/schema.js';
+import { readRunConfig, RUN_CONFIG_FILE } from '../../train/run/run-config-file.js';
+import { RecipeError } from '../recipe-error.js';
 import { createSqlTrainingSetup, type SqlTrainingResources } from './sql-training-setup.js';
 
 /** Options of {@link openTrainedRun}. */

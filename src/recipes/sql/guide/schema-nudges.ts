@@ -3,17 +3,17 @@
  * names the schema has (PICARD's check); more gently, the tables and columns the question names.
  */
 import { mentions, tablesNamed, type Conversation } from './conversation.js';
-import type { SqlTokenNudge } from './sql-token-nudge.js';
+import type { TokenNudge } from '../../../lm/compute/decoding-guide.js';
 import { SQL_WORDS } from './sql-words.js';
 import { prefixSet } from './word-groups.js';
 
 /** Logit bias of a listed table after FROM or JOIN: in effect a constraint. */
 export const TABLE_BIAS = 100;
-/** Logit bias of a listed table the question names, after FROM or JOIN, on top of {@link TABLE_BIAS} (chosen on `validation_unseen_db`: 8 and 100 tie, 4 loses; `validation` the same for each). */
+/** Logit bias of a listed table the question names, after FROM or JOIN, on top of {@link TABLE_BIAS}: a preference among the allowed tables, not a constraint. */
 export const TABLE_COPY_BIAS = 8;
 /** Logit bias of a known word in a query (a column, a table, a keyword): in effect a constraint, as for tables. */
 export const IDENTIFIER_BIAS = 100;
-/** Logit bias of a shown column the question names, where a query names a column (chosen on `validation_unseen_db`: 16 is two questions better on one seed, 32 and 100 lose the gain; 8 keeps a margin). */
+/** Logit bias of a shown column the question names, where a query names a column: gentle, because a question's words often name a column the query does not need. */
 export const COLUMN_COPY_BIAS = 8;
 
 /** Words after which a query names a column (besides `(` and `,`). */
@@ -41,9 +41,9 @@ function columnMentioned(question: string, column: string): boolean {
 /** The schema's nudges for one prompt: what they look up is read once, when the guide is made. */
 export interface SchemaNudges {
   /** After FROM or JOIN; `typed` is what is written of the name so far, undefined before the space. */
-  afterFromOrJoin(typed: string | undefined): SqlTokenNudge[];
+  afterFromOrJoin(typed: string | undefined): TokenNudge[];
   /** Inside a query's SQL (outside literals); `sql` is the query written so far. */
-  inQuery(sql: string): SqlTokenNudge[];
+  inQuery(sql: string): TokenNudge[];
 }
 
 /**
@@ -51,7 +51,7 @@ export interface SchemaNudges {
  *
  * @example
  * ```ts
- * const nudges = schemaNudges(readConversation('Question: How many ports?\n\nTables: port, chef'));
+ * const nudges = schemaNudges(readConversation(context)); // the question "How many ports?", tables port and chef
  * nudges.afterFromOrJoin(undefined).map((n) => n.favours(' port')); // [true, true]: listed, and named by the question
  * ```
  */
@@ -70,8 +70,8 @@ export function schemaNudges(conversation: Conversation): SchemaNudges {
   // Before its FROM, a query after an unknown-column error is taken to rewrite the failed one: its tables.
   const latestTables = conversation.latestQuery?.tables ?? [];
 
-  const made = new Map<string, SqlTokenNudge>();
-  const remembered = (key: string, make: () => SqlTokenNudge): SqlTokenNudge => made.get(key) ?? (made.set(key, make()), made.get(key)!);
+  const made = new Map<string, TokenNudge>();
+  const remembered = (key: string, make: () => TokenNudge): TokenNudge => made.get(key) ?? (made.set(key, make()), made.get(key)!);
 
   /** Where only some tables' columns are shown: whether the query's tables (so far, else the latest query's) are among them. */
   const checkable = (sql: string): boolean => {
@@ -111,7 +111,7 @@ export function schemaNudges(conversation: Conversation): SchemaNudges {
 }
 
 /** PICARD's check: each word a query goes on to write (`word` is the one it is in) one of `words` (`prefixes`: theirs), or one of its `aliases`. */
-function identifierCheck(word: string, aliases: readonly string[], words: ReadonlySet<string>, prefixes: ReadonlySet<string>): SqlTokenNudge {
+function identifierCheck(word: string, aliases: readonly string[], words: ReadonlySet<string>, prefixes: ReadonlySet<string>): TokenNudge {
   // `T1`, `T2`… are the aliases Spider's SQL style uses before it defines them.
   const alias = (w: string, digitsNeeded: boolean) => w[0] === 't' && (digitsNeeded ? /^t[0-9]+$/ : /^t[0-9]*$/).test(w);
   const whole = (w: string) => words.has(w) || alias(w, true) || aliases.includes(w);
@@ -146,7 +146,7 @@ function identifierCheck(word: string, aliases: readonly string[], words: Readon
  * names, gently: a copy, as for tables ("the most recent start date" → `start_date`). `word` is the one the query is in,
  * `afterPosition` whether a column may start there.
  */
-function columnNudge(word: string, afterPosition: boolean, namedColumns: ReadonlySet<string>, prefixes: ReadonlySet<string>): SqlTokenNudge {
+function columnNudge(word: string, afterPosition: boolean, namedColumns: ReadonlySet<string>, prefixes: ReadonlySet<string>): TokenNudge {
   return {
     bias: COLUMN_COPY_BIAS,
     favours: (token) => {

@@ -9,6 +9,7 @@
  */
 export * from './sql-env.js';
 export * from './sql-env-error.js';
+export * from './sql-reset-options.js';
 export * from './register.js';
 export * from './tools/index.js';
 export * from './actions/index.js';

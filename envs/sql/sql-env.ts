@@ -29,8 +29,12 @@ import { QueryResultCache } from './sandbox/query-result-cache.js';
 import { SchemaReaderCache } from './sandbox/schema-reader-cache.js';
 import { SqlEnvError } from './sql-env-error.js';
 import { resolveSqlResetOptions, type ResolvedSqlResetOptions, type SqlResetOptions } from './sql-reset-options.js';
+import type { SqlStepInfo } from './sql-step-info.js';
 import { SQL_TOOLS } from './tools/registry.js';
 
+
+/** What `SQLEnv.step` resolves to: a Gymnasium step result whose `info` is a {@link SqlStepInfo}. */
+export type SqlStepResult = [obs: SqlObservation, reward: number, terminated: boolean, truncated: boolean, info: SqlStepInfo];
 
 /** Anything SQLEnv accepts as an action: a tool call in any tolerated form, or text. */
 export type SqlAction = ToolCall | string | Record<string, unknown>;
@@ -177,7 +181,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     return [this.episode.observation(), info];
   }
 
-  override async step(action: SqlAction): Promise<StepResult<SqlObservation>> {
+  override async step(action: SqlAction): Promise<SqlStepResult> {
     const episode = this.episode;
     if (!episode) throw new ResetNeeded('SQLEnv.step() was called before reset(): call `await env.reset()` first.');
     if (episode.done) return this.afterEnd(episode);
@@ -244,6 +248,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       this.rewardConfig,
     );
     const info = this.stepInfo(episode, parsed, error?.type, repairs, components);
+    if (outcome?.ok && outcome.resultData) info.result = outcome.resultData;
     if (verdict) info.verdict_reason = verdict.reason;
     return [episode.observation(), totalReward(components), episode.terminated, episode.truncated, info];
   }
@@ -402,8 +407,8 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     errorType: SqlErrorType | undefined,
     repairs: ActionRepair[],
     components: RewardComponents,
-  ): Info {
-    const info: Info = {
+  ): SqlStepInfo {
+    const info: SqlStepInfo = {
       tool: parsed.ok ? parsed.call.name : null,
       action_form: parsed.form ?? null,
       error_type: errorType ?? null,
@@ -411,6 +416,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       reward_components: components,
       potential: episode.phi,
       question_id: episode.question.id,
+      result: null,
     };
     if (episode.done) {
       info.is_correct = episode.isCorrect === true;
@@ -424,11 +430,11 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     return info;
   }
 
-  private afterEnd(episode: EpisodeState): StepResult<SqlObservation> {
+  private afterEnd(episode: EpisodeState): SqlStepResult {
     const components = afterEndReward(this.rewardConfig);
     const message = 'The episode is over (an answer was given or the step budget ran out). Call reset() to start a new episode.';
     const obs = { ...episode.observation(), result: '', error: message };
-    const info: Info = {
+    const info: SqlStepInfo = {
       tool: null,
       action_form: null,
       error_type: 'episode_over',
@@ -436,6 +442,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       reward_components: components,
       potential: episode.phi,
       question_id: episode.question.id,
+      result: null,
       is_correct: episode.isCorrect === true,
     };
     return [obs, totalReward(components), episode.terminated, episode.truncated, info];

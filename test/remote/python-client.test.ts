@@ -69,6 +69,7 @@ describe.runIf(python)('Python client', () => {
     expect(out).toMatch(/test_reset_options_pick_the_split_question_and_database .* ok/);
     expect(out).toMatch(/test_bad_reset_options_are_validation_errors_and_the_session_keeps_serving .* ok/);
     expect(out).toMatch(/test_trl_rows_with_a_split_play_that_split .* ok/);
+    expect(out).toMatch(/test_query_result_comes_as_data_beside_the_text .* ok/);
     if (wsClient) {
       // With websockets installed (Debian's 10.x takes the asyncio fallback) the WebSocket
       // session tests ran, not skipped.

@@ -56,6 +56,24 @@ describe.each([
       await local.close();
     }
   });
+
+  it("carries a query's result as data in info.result, as the in-process env gives it", async () => {
+    const remote = await RemoteEnv.connect<SqlObservation, unknown>(sql.server.url, opts);
+    const local = new SQLEnv({ dataset: sql.dataset, pool: sql.pool, split: 'smoke' });
+    try {
+      const sqlText = 'SELECT 1 AS one, NULL AS empty, 2.5 AS half, 9007199254740993 AS big, x\'0aff\' AS blob';
+      const steps = [];
+      for (const env of [remote, local]) {
+        await env.reset({ seed: 1 });
+        steps.push((await env.step({ name: 'query', arguments: { sql: sqlText } }))[4].result);
+      }
+      expect(steps[0]).toEqual({ columns: ['one', 'empty', 'half', 'big', 'blob'], rows: [[1, null, 2.5, '9007199254740993', "x'0aff'"]], row_count: 1, row_count_exact: true, truncated: false });
+      expect(steps[0]).toEqual(steps[1]);
+    } finally {
+      await remote.close();
+      await local.close();
+    }
+  });
 });
 
 // A server of its own: the errors these tests provoke stay out of the metrics the tests above read.

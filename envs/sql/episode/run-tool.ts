@@ -13,6 +13,7 @@ import { DEFAULT_SAMPLE_ROWS } from '../tools/sample.js';
 import { memoHashResult, memoMatchesGold } from './result-memo.js';
 import type { ToolOutcome } from './tool-outcome.js';
 import { foundNothing, valueHint, type ValueHintSource } from './value-hint.js';
+import { resultData } from './result-data.js';
 import { quoteIdentifier } from '../sandbox/sql-quoting.js';
 
 /** What a tool needs from the episode and the environment. */
@@ -127,6 +128,7 @@ async function runQuery(sql: string, context: ToolContext): Promise<ToolOutcome>
     text: hint === undefined ? table : `${table}\n${hint}`,
     summary: `${result.rowCount.toLocaleString('en-US')}${result.rowCountExact ? '' : '+'} row${result.rowCount === 1 && result.rowCountExact ? '' : 's'}`,
     infoKey: `result:${memoHashResult(result.columns, rows)}`,
+    resultData: resultData(result),
     queryRows: rows,
     matchesGold: matchesGold(rows, context),
     foundNothing: nothing,

@@ -36,6 +36,7 @@ describe('model family tool-call formats', () => {
     ['Llama 3.2 pythonic list', '[sample(table_name="singer", n=3), describe(table_name="concert")]<|eot_id|>', SAMPLE, ['llama_pythonic_list', 'extra_tool_calls_ignored']],
     ['Mistral [TOOL_CALLS] list (v3 tokenizer)', '[TOOL_CALLS] [{"name": "query", "arguments": {"sql": "SELECT count(*) FROM singer"}, "id": "a1B2c3D4e"}]</s>', COUNT, ['mistral_tool_calls']],
     ['Mistral [TOOL_CALLS]name[ARGS] (v11+ tokenizer)', '[TOOL_CALLS]query[ARGS]{"sql": "SELECT count(*) FROM singer"}</s>', COUNT, ['mistral_tool_calls']],
+    ['Mistral v11+ decoded without special tokens', 'Let me count.[TOOL_CALLS]query{"sql": "SELECT count(*) FROM singer"}', COUNT, ['mistral_tool_calls']],
     ['Mistral with [CALL_ID], two calls', '[TOOL_CALLS]describe[CALL_ID]x7Kp2Qa9Z[ARGS]{"table_name": "singer"}[TOOL_CALLS]query[ARGS]{"sql": "SELECT 1"}', DESCRIBE, ['mistral_tool_calls', 'extra_tool_calls_ignored']],
     [
       'DeepSeek V3',

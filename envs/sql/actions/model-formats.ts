@@ -135,7 +135,7 @@ export const MODEL_CALL_FORMATS: readonly ModelCallFormat[] = [
       `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>${call.name}\n\`\`\`json\n${json(call.arguments)}\n\`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
   },
   {
-    // v3 tokenizers: `[TOOL_CALLS] [{"name": …, "arguments": {…}}]`; v11+: `[TOOL_CALLS]name[ARGS]{…}` (with `[CALL_ID]id` in some).
+    // v3 tokenizers: `[TOOL_CALLS] [{"name": …, "arguments": {…}}]`; v11+: `[TOOL_CALLS]name[ARGS]{…}` (with `[CALL_ID]id` in v13).
     family: 'Mistral [TOOL_CALLS]',
     stage: 'marker',
     repair: 'mistral_tool_calls',
@@ -144,9 +144,10 @@ export const MODEL_CALL_FORMATS: readonly ModelCallFormat[] = [
       const parts = text.split(MISTRAL_MARKER).slice(1);
       const first = parts[0]!.trim();
       if (first.startsWith('[') || first.startsWith('{')) return readJson(first, 'the [TOOL_CALLS] list');
-      const named = /^([A-Za-z_][\w.-]*)\s*(?:\[CALL_ID\]\s*\S*?\s*)?\[ARGS\]([\s\S]*)$/.exec(first);
+      // `[ARGS]` may be missing where the decoder dropped special tokens: `[TOOL_CALLS]name{…}`.
+      const named = /^([A-Za-z_][\w.-]*)\s*(?:\[CALL_ID\]\s*[A-Za-z0-9]*\s*)?(?:\[ARGS\]([\s\S]*)|(\{[\s\S]*))$/.exec(first);
       if (!named) return { ok: false, why: 'after [TOOL_CALLS] comes neither a JSON list of calls nor name[ARGS]{arguments}' };
-      return firstOf(parts.length, readJsonArguments(named[1]!, named[2]!, 'the [ARGS] part'));
+      return firstOf(parts.length, readJsonArguments(named[1]!, named[2] ?? named[3]!, 'the [ARGS] part'));
     },
     example: (call) => `[TOOL_CALLS] [${json(call)}]`,
   },

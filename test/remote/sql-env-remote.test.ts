@@ -34,10 +34,13 @@ async function oracleEpisode(env: Env<SqlObservation, unknown>, seed: number): P
   return { rewards, info, questionId: info0.question_id };
 }
 
-describe.each([
+/** Both transports, each with the encoding it is least often tested with. */
+const TRANSPORTS: RemoteEnvOptions[] = [
   { transport: 'ws', encoding: 'msgpack' },
   { transport: 'http', encoding: 'json' },
-] as RemoteEnvOptions[])('SQLEnv-v0 through RemoteEnv ($transport/$encoding)', (opts) => {
+];
+
+describe.each(TRANSPORTS)('SQLEnv-v0 through RemoteEnv ($transport/$encoding)', (opts) => {
   it('plays oracle episodes exactly as the in-process env does', async () => {
     const remote = await RemoteEnv.connect<SqlObservation, unknown>(sql.server.url, opts);
     const local = new SQLEnv({ dataset: sql.dataset, pool: sql.pool, split: 'smoke' });
@@ -86,10 +89,7 @@ describe('SQLEnv-v0 reset options over the wire', () => {
     await own?.close();
   });
 
-  describe.each([
-    { transport: 'ws', encoding: 'msgpack' },
-    { transport: 'http', encoding: 'json' },
-  ] as RemoteEnvOptions[])('through RemoteEnv ($transport/$encoding)', (opts) => {
+  describe.each(TRANSPORTS)('through RemoteEnv ($transport/$encoding)', (opts) => {
     it("honours every reset option and answers a client's bad option as VALIDATION_ERROR, then keeps serving", async () => {
       const remote = await RemoteEnv.connect<SqlObservation, unknown>(own.server.url, opts);
       try {

@@ -30,6 +30,9 @@ const RESET_OPTION_NAMES = Object.keys({
   questionId: 0, question_id: 0, dbId: 0, db_id: 0, split: 0,
 } satisfies Record<keyof SqlResetOptions, 0>);
 
+/** Longest value a reset option may hold: ids, database names and splits are short, and a bound keeps the closest-name search cheap. */
+const MAX_OPTION_CHARS = 256;
+
 /** The keys that name the same option, the TypeScript spelling first. */
 const SPELLINGS = [['questionId', 'question_id'], ['dbId', 'db_id'], ['split']] as const;
 
@@ -55,7 +58,7 @@ export function resolveSqlResetOptions(options: unknown): ResolvedSqlResetOption
     if (key === 'seed') {
       problems.push({ option: key, message: 'seed is an argument of reset itself, not an option: reset({ seed: 3 }) (Python: reset(seed=3))' });
     } else if (!RESET_OPTION_NAMES.includes(key)) {
-      const [named] = unknownKeys({ [key]: 0 }, RESET_OPTION_NAMES);
+      const [named] = unknownKeys({ [key.slice(0, MAX_OPTION_CHARS)]: 0 }, RESET_OPTION_NAMES);
       problems.push({ option: key, message: `unknown SQLEnv reset option ${named!}; SQLEnv's reset reads ${RESET_OPTION_NAMES.join(', ')}` });
     }
   }
@@ -64,16 +67,29 @@ export function resolveSqlResetOptions(options: unknown): ResolvedSqlResetOption
     const values = names.filter((n) => given[n] !== undefined && given[n] !== null).map((n) => [n, given[n]] as const);
     for (const [name, value] of values) {
       if (typeof value !== 'string' || value.trim() === '') {
-        problems.push({ option: name, message: `reset option ${name} must be a non-empty string, got ${JSON.stringify(value) ?? typeof value}` });
+        problems.push({ option: name, message: `reset option ${name} must be a non-empty string, got ${preview(value)}` });
+      } else if (value.length > MAX_OPTION_CHARS) {
+        problems.push({ option: name, message: `reset option ${name} is ${value.length} characters long; ids, databases and splits have at most ${MAX_OPTION_CHARS}` });
       }
     }
     const distinct = new Set(values.map(([, v]) => v));
     if (distinct.size > 1) {
-      problems.push({ option: names[0], message: `reset options ${values.map(([n, v]) => `${n}=${JSON.stringify(v)}`).join(' and ')} disagree: pass one of them` });
+      problems.push({ option: names[0], message: `reset options ${values.map(([n, v]) => `${n}=${preview(v)}`).join(' and ')} disagree: pass one of them` });
     }
     const value = values[0]?.[1];
-    if (typeof value === 'string' && value.trim() !== '') resolved[names[0]] = value;
+    if (typeof value === 'string' && value.trim() !== '' && value.length <= MAX_OPTION_CHARS) resolved[names[0]] = value;
   }
   if (problems.length > 0) throw new InvalidResetOptionsError(problems);
   return resolved;
+}
+
+/** A client's value, short enough for a message (never throws: bigints, cycles). */
+function preview(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? typeof value;
+  } catch {
+    text = typeof value;
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -148,3 +148,23 @@ describe('model family formats through SQLEnv.step', () => {
     }
   });
 });
+
+describe('model family formats on hostile text', () => {
+  // Each took from seconds to minutes with a lazy match and a look-ahead, or a name match that backtracked.
+  it.each<[string, string]>([
+    ['ReAct input over 100,000 short lines', `Action: query\nAction Input: a${'\n '.repeat(100_000)}`],
+    ['ReAct markers without a tool', `${'Action: \n'.repeat(20_000)}Action Input: x`],
+    ['an unclosed <function= run', '<function='.repeat(50_000)],
+    ['an unclosed <function=name> with a long body', `<function=query>${'{'.repeat(200_000)}`],
+    ['SQL fences that never close', `Hi\n${'```sql\n'.repeat(50_000)}`],
+    ['DeepSeek call begins without a separator', '<｜tool▁call▁begin｜>'.repeat(20_000)],
+    ['a deep pythonic list', `[${'a('.repeat(50_000)})]`],
+    ['tool_code prints nested deep', `\`\`\`tool_code\n${'print('.repeat(50_000)}`],
+    ['prose opening with a tool word and a long tail', `Run ${'x'.repeat(200_000)}\n\`\`\``],
+  ])('%s: answered in well under a second, never thrown', (_label, text) => {
+    const started = performance.now();
+    const result = tolerant.parse(text, context);
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(typeof result.ok).toBe('boolean');
+  });
+});

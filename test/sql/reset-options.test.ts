@@ -37,6 +37,9 @@ describe('resolveSqlResetOptions', () => {
     expect(problems({ dbId: 'a', db_id: 'b' })[0]!.message).toContain('disagree');
     expect(problems([1])[0]!.option).toBe('options');
     expect(problems({ spilt: 1, dbid: 2 })).toHaveLength(2);
+    // A huge value is refused before any closest-name search could spend time on it.
+    expect(problems({ questionId: 'x'.repeat(100_000) })[0]!.message).toBe('reset option questionId is 100000 characters long; ids, databases and splits have at most 256');
+    expect(problems({ split: 10n })[0]!.message).toBe('reset option split must be a non-empty string, got bigint');
   });
 });
 

@@ -170,7 +170,7 @@ export const MODEL_CALL_FORMATS: readonly ModelCallFormat[] = [
     repair: 'llama_function_tag',
     detect: (text) => /<function=/.test(text),
     read: (text) => {
-      const calls = [...text.matchAll(/<function=([^>\s]+)>([\s\S]*?)(?:<\/function>|(?=<function=)|$)/g)];
+      const calls = [...text.matchAll(/<function=([^>\s<]{1,200})>([\s\S]*?)(?:<\/function>|(?=<function=)|$)/g)];
       if (calls.length === 0) return { ok: false, why: 'the <function=name> tag is not closed with >' };
       return firstOf(calls.length, readJsonArguments(calls[0]![1]!, calls[0]![2]!, '<function=…>'));
     },
@@ -225,14 +225,22 @@ export const MODEL_CALL_FORMATS: readonly ModelCallFormat[] = [
     family: 'ReAct Action/Action Input',
     stage: 'fallback',
     repair: 'react_action',
-    detect: (text) => /^\s*Action\s*:/im.test(text) && /^\s*Action\s*Input\s*:/im.test(text),
+    detect: (text) => /^[ \t]*Action[ \t]*:/im.test(text) && /^[ \t]*Action[ \t]*Input[ \t]*:/im.test(text),
     read: (text) => {
-      const action = /^\s*Action\s*:[ \t]*[`"']?([A-Za-z_][\w.-]*)[`"']?[ \t]*$/im.exec(text);
+      // Line by line, not one regular expression: a lazy match with a look-ahead is quadratic on long texts.
+      const lines = text.split('\n');
+      const actionAt = lines.findIndex((l) => /^[ \t]*Action[ \t]*:/i.test(l) && !/^[ \t]*Action[ \t]*Input/i.test(l));
+      const action = /^[ \t]*Action[ \t]*:[ \t]*[`"']?([A-Za-z_][\w.-]*)[`"']?[ \t]*\r?$/i.exec(lines[actionAt] ?? '');
       if (!action) return { ok: false, why: 'its Action: line names no tool (write the tool name alone on it)' };
-      const after = text.slice(action.index + action[0].length);
-      const input = /^\s*Action\s*Input\s*:[ \t]*([\s\S]*?)(?=^\s*(?:Observation|Thought|Action|Final Answer)\s*:|$(?![\s\S]))/im.exec(after);
-      if (!input) return { ok: false, why: 'no "Action Input:" line follows its "Action:" line' };
-      const value = withoutEndTokens(stripCodeFence(input[1]!.trim()) ?? input[1]!.trim());
+      const inputAt = lines.findIndex((l, i) => i > actionAt && /^[ \t]*Action[ \t]*Input[ \t]*:/i.test(l));
+      if (inputAt < 0) return { ok: false, why: 'no "Action Input:" line follows its "Action:" line' };
+      const input = [lines[inputAt]!.replace(/^[ \t]*Action[ \t]*Input[ \t]*:/i, '')];
+      for (const line of lines.slice(inputAt + 1)) {
+        if (/^[ \t]*(?:Observation|Thought|Action|Final Answer)[ \t]*:/i.test(line)) break;
+        input.push(line);
+      }
+      const raw = input.join('\n').trim();
+      const value = withoutEndTokens(stripCodeFence(raw) ?? raw);
       if (value.startsWith('{')) return readJsonArguments(action[1]!, value, 'Action Input');
       const quoted = /^(["'`])([\s\S]*)\1$/.exec(value);
       return { ok: true, name: action[1]!, args: quoted ? quoted[2]! : value };

@@ -62,7 +62,7 @@ export function readTextAction(text: string): TextCall {
       const rest = name === words ? keyword[2]! : body.slice(body.search(/\S/) + firstWord!.length).replace(/^\s*(?::|-|=>)?\s*/, '');
       // Prose that opens with a tool's word (`Run this: ```sql …````, `Describe it.\nAction: …`) means the block or the Action line it shows.
       const shown = rest.trim();
-      const prose = !shown.startsWith('```') && /```|^\s*Action\s*:/im.test(shown) ? readModelFormat(text, 'fallback') : undefined;
+      const prose = !shown.startsWith('```') && /```|^[ \t]*Action[ \t]*:/im.test(shown) ? readModelFormat(text, 'fallback') : undefined;
       if (prose?.ok) return prose;
       return { ok: true, form: 'keyword_text', name, args: readKeywordArgument(rest), repairs };
     }

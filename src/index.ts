@@ -23,6 +23,7 @@
 export { Env, type EnvMetadata, type Info, type ResetOptions, type ResetResult, type StepResult } from './gym/env.js';
 export { Rng } from './base/rng.js';
 export { GymError } from './gym/gym-error.js';
+export { InvalidResetOptionsError, type ResetOptionProblem } from './gym/invalid-reset-options-error.js';
 
 // Spaces, flat and as the `spaces` namespace.
 export * from './gym/spaces/index.js';
@@ -68,9 +69,22 @@ export type { CheckWarning } from './gym/check/result-checks.js';
 export { EnvCheckError } from './gym/check/env-check-error.js';
 
 // SQLEnv: the environment, its options, observation, actions and tools (registers SQLEnv-v0).
-export { SQLEnv, type SqlEnvOptions, type SqlResetOptions, type SqlAction } from '../envs/sql/sql-env.js';
+export { SQLEnv, type SqlEnvOptions, type SqlAction } from '../envs/sql/sql-env.js';
+export type { SqlResetOptions } from '../envs/sql/sql-reset-options.js';
 export { SQL_ENV_ID } from '../envs/sql/register.js';
 export { SqlEnvError } from '../envs/sql/sql-env-error.js';
+export type { SqlStepResult } from '../envs/sql/sql-env.js';
+export type { SqlStepInfo } from '../envs/sql/sql-step-info.js';
+export type { SqlResultData } from '../envs/sql/episode/result-data.js';
+export {
+  renderFeedback,
+  type SqlFeedback,
+  type UnknownTableFeedback,
+  type UnknownColumnFeedback,
+  type ValueNotFoundFeedback,
+  type TableColumns,
+  type ValueHolder,
+} from '../envs/sql/feedback/index.js';
 export { sqlObservationSpace, renderObservation, type SqlObservation } from '../envs/sql/observation/index.js';
 export {
   SqlActionParser,

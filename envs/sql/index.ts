@@ -9,6 +9,9 @@
  */
 export * from './sql-env.js';
 export * from './sql-env-error.js';
+export * from './sql-reset-options.js';
+export * from './sql-step-info.js';
+export type { SqlResultData } from './episode/result-data.js';
 export * from './register.js';
 export * from './tools/index.js';
 export * from './actions/index.js';

@@ -1,10 +1,12 @@
 import { Env, type Info, type ResetOptions, type ResetResult, type StepResult } from '../../src/gym/env.js';
 import { ToolCallSpace, type ToolCall } from '../../src/gym/spaces/tool-call.js';
 import { ResetNeeded } from '../../src/gym/wrappers/order-enforcing.js';
-import { closestMatches } from '../../src/base/edit-distance.js';
+import { unknownKeys } from '../../src/base/unknown-keys.js';
+import { InvalidResetOptionsError } from '../../src/gym/invalid-reset-options-error.js';
 import { SqlActionParser } from './actions/action-parser.js';
 import { actionText } from './actions/action-text.js';
 import type { ActionMode, ActionRepair, ParsedSqlAction, SqlActionError, SqlErrorType } from './actions/action-types.js';
+import { availableSplits } from './datasets/dataset-layout.js';
 import { loadDataset } from './datasets/load-dataset.js';
 import type { DatasetSource } from './datasets/dataset-source.js';
 import { SqlDataset } from './datasets/sql-dataset.js';
@@ -26,7 +28,13 @@ import { QueryPool } from './sandbox/query-pool.js';
 import { QueryResultCache } from './sandbox/query-result-cache.js';
 import { SchemaReaderCache } from './sandbox/schema-reader-cache.js';
 import { SqlEnvError } from './sql-env-error.js';
+import { resolveSqlResetOptions, type ResolvedSqlResetOptions, type SqlResetOptions } from './sql-reset-options.js';
+import type { SqlStepInfo } from './sql-step-info.js';
 import { SQL_TOOLS } from './tools/registry.js';
+
+
+/** What `SQLEnv.step` resolves to: a Gymnasium step result whose `info` is a {@link SqlStepInfo}. */
+export type SqlStepResult = [obs: SqlObservation, reward: number, terminated: boolean, truncated: boolean, info: SqlStepInfo];
 
 /** Anything SQLEnv accepts as an action: a tool call in any tolerated form, or text. */
 export type SqlAction = ToolCall | string | Record<string, unknown>;
@@ -74,14 +82,6 @@ export interface SqlEnvOptions {
   renderMode?: 'ansi';
 }
 
-/** `reset()` options of SQLEnv. */
-export interface SqlResetOptions {
-  /** Play this question. */
-  questionId?: string;
-  /** Pick among this database's questions. */
-  dbId?: string;
-}
-
 const DEFAULT_STEP_BUDGET = 10;
 
 /** Every option SQLEnv reads (the compiler checks the list against SqlEnvOptions): a misspelt kwarg is refused, not ignored. */
@@ -89,13 +89,6 @@ const OPTION_NAMES = Object.keys({
   dataset: 0, split: 0, stepBudget: 0, actionMode: 0, answerMode: 0, reward: 0, judge: 0, queryLimits: 0,
   pool: 0, queryCache: 0, valueHints: 0, listColumns: 0, renderMode: 0,
 } satisfies Record<keyof SqlEnvOptions, 0>);
-
-/** The options' names that SQLEnv does not know, each with the closest known name. */
-function unknownOptions(options: object): string[] {
-  return Object.keys(options)
-    .filter((k) => !OPTION_NAMES.includes(k))
-    .map((k) => `"${k}" (did you mean "${closestMatches(k, OPTION_NAMES, 1)[0]}"?)`);
-}
 
 /**
  * SQLEnv: answer a question about a SQLite database with four tools — `describe`, `sample`,
@@ -137,6 +130,8 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
   private readonly options: SqlEnvOptions;
   private dataset: SqlDataset | undefined;
   private datasetLoading: Promise<SqlDataset> | undefined;
+  /** Splits other than the env's own that a reset asked for, loaded from the same source (owned by the env). */
+  private readonly otherSplits = new Map<string, Promise<SqlDataset>>();
   private ownPool: QueryPool | undefined;
   /** This env's share of the (possibly shared) pool: its queries queue apart from other envs'. */
   private lane: QueryLane | undefined;
@@ -147,7 +142,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
   constructor(options: SqlEnvOptions = {}) {
     super();
     this.options = options;
-    const unknown = unknownOptions(options);
+    const unknown = unknownKeys(options, OPTION_NAMES);
     if (unknown.length > 0) throw new SqlEnvError(`unknown SQLEnv option ${unknown.join(', ')}; SQLEnv reads ${OPTION_NAMES.join(', ')}`);
     this.stepBudget = options.stepBudget ?? DEFAULT_STEP_BUDGET;
     if (!Number.isInteger(this.stepBudget) || this.stepBudget < 1) {
@@ -171,20 +166,22 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
   }
 
   override async reset(options: ResetOptions<SqlResetOptions> = {}): Promise<ResetResult<SqlObservation>> {
+    // Checked before anything changes, so a caller's mistake leaves the env as it was.
+    const resolved = resolveSqlResetOptions(options.options);
     await super.reset(options.seed === undefined ? {} : { seed: options.seed });
-    const dataset = await this.ensureDataset();
-    const question = this.pickQuestion(dataset, options.options ?? {});
+    const dataset = await this.datasetOf(resolved.split);
+    const question = this.pickQuestion(dataset, resolved);
     const dbPath = dataset.dbPath(question.dbId);
     const gold = await dataset.goldResult(question);
     const reader = this.readers.get(dbPath);
     const tables = reader.tables();
     const columns = this.options.listColumns ? tables.map((t) => reader.describe(t).columns.map((c) => c.name).join(', ')) : [];
     this.episode = new EpisodeState(question, { sql: question.goldSql, rows: gold.rows }, dbPath, tables, this.stepBudget, columns);
-    const info: Info = { question_id: question.id, db_id: question.dbId, difficulty: question.difficulty ?? null, step_budget: this.stepBudget, shaping_potential: 0 };
+    const info: Info = { question_id: question.id, db_id: question.dbId, split: dataset.split, difficulty: question.difficulty ?? null, step_budget: this.stepBudget, shaping_potential: 0 };
     return [this.episode.observation(), info];
   }
 
-  override async step(action: SqlAction): Promise<StepResult<SqlObservation>> {
+  override async step(action: SqlAction): Promise<SqlStepResult> {
     const episode = this.episode;
     if (!episode) throw new ResetNeeded('SQLEnv.step() was called before reset(): call `await env.reset()` first.');
     if (episode.done) return this.afterEnd(episode);
@@ -251,6 +248,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       this.rewardConfig,
     );
     const info = this.stepInfo(episode, parsed, error?.type, repairs, components);
+    if (outcome?.ok && outcome.resultData) info.result = outcome.resultData;
     if (verdict) info.verdict_reason = verdict.reason;
     // The data the observation's error or hint text was rendered from (docs/sql.md, "Feedback").
     info.feedback = outcome?.feedback ?? [];
@@ -285,7 +283,10 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       this.dataset = undefined;
       this.datasetLoading = undefined;
     }
+    const otherSplits = [...this.otherSplits.values()];
+    this.otherSplits.clear();
     await dataset?.close();
+    await Promise.all(otherSplits.map((loading) => loading.then((d) => d.close(), () => undefined)));
     await pool?.close();
   }
 
@@ -314,18 +315,56 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     return this.dataset;
   }
 
-  private pickQuestion(dataset: SqlDataset, options: SqlResetOptions): SqlQuestion {
+  /** The dataset of `split` (default: the env's own): another split of the same source is loaded on first use and kept until `close()`. */
+  private async datasetOf(split: string | undefined): Promise<SqlDataset> {
+    const own = await this.ensureDataset();
+    if (split === undefined || split === own.split) return own;
+    let loading = this.otherSplits.get(split);
+    if (!loading) {
+      loading = this.loadOtherSplit(own, split);
+      this.otherSplits.set(split, loading);
+      // A failed load is not kept, so a later reset can try again.
+      loading.catch(() => this.otherSplits.delete(split));
+    }
+    return loading;
+  }
+
+  private async loadOtherSplit(own: SqlDataset, split: string): Promise<SqlDataset> {
+    const source = this.options.dataset instanceof SqlDataset ? this.options.dataset.source : (this.options.dataset ?? 'bundled');
+    if (source === undefined) {
+      throw new InvalidResetOptionsError([{ option: 'split', message: `this env was given a dataset built without its source, so it serves only split "${own.split}"; load it with loadDataset() to allow other splits, or leave out split` }]);
+    }
+    const splits = availableSplits(source);
+    if (!splits.includes(split)) {
+      const [named] = unknownKeys({ [split]: 0 }, splits);
+      throw new InvalidResetOptionsError([{ option: 'split', message: `no split ${named!} in ${own.name}; splits: ${splits.join(', ')}` }]);
+    }
+    const dataset = await loadDataset(source, split, { pool: this.pool() });
+    if (dataset.questions.length === 0) {
+      await dataset.close();
+      throw new SqlEnvError(`dataset ${dataset.name}/${dataset.split} has no usable questions (${dataset.skipped.length} skipped)`);
+    }
+    return dataset;
+  }
+
+  private pickQuestion(dataset: SqlDataset, options: ResolvedSqlResetOptions): SqlQuestion {
     if (options.questionId !== undefined) {
       const question = dataset.question(options.questionId);
       if (!question) {
-        const some = dataset.questions.slice(0, 5).map((q) => q.id);
-        throw new SqlEnvError(`no question "${options.questionId}" in ${dataset.name}/${dataset.split}; ids look like ${some.join(', ')}`);
+        const [named] = unknownKeys({ [options.questionId]: 0 }, dataset.questions.map((q) => q.id));
+        const otherSplit = options.questionId.match(/^(.+)-\d+$/)?.[1];
+        const hint = otherSplit !== undefined && otherSplit !== dataset.split ? `; to play a question of another split, pass split: '${otherSplit}' too` : '';
+        throw new InvalidResetOptionsError([{ option: 'questionId', message: `no question ${named!} in ${dataset.name}/${dataset.split}${hint}` }]);
+      }
+      if (options.dbId !== undefined && question.dbId !== options.dbId) {
+        throw new InvalidResetOptionsError([{ option: 'dbId', message: `question "${question.id}" is about database "${question.dbId}", not "${options.dbId}": pass one of questionId and dbId` }]);
       }
       return question;
     }
     const candidates = options.dbId === undefined ? dataset.questions : dataset.questions.filter((q) => q.dbId === options.dbId);
     if (candidates.length === 0) {
-      throw new SqlEnvError(`no questions about database "${String(options.dbId)}" in ${dataset.name}/${dataset.split}; databases: ${dataset.dbIds.join(', ')}`);
+      const [named] = unknownKeys({ [String(options.dbId)]: 0 }, dataset.dbIds);
+      throw new InvalidResetOptionsError([{ option: 'dbId', message: `no questions about database ${named!} in ${dataset.name}/${dataset.split}; databases: ${dataset.dbIds.join(', ')}` }]);
     }
     return candidates[this.npRandom.int(candidates.length)]!;
   }
@@ -370,8 +409,8 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     errorType: SqlErrorType | undefined,
     repairs: ActionRepair[],
     components: RewardComponents,
-  ): Info {
-    const info: Info = {
+  ): SqlStepInfo {
+    const info: SqlStepInfo = {
       tool: parsed.ok ? parsed.call.name : null,
       action_form: parsed.form ?? null,
       error_type: errorType ?? null,
@@ -380,6 +419,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       potential: episode.phi,
       shaping_potential: episode.done ? 0 : unsettledShaping(episode.phi, episode.seenCount, this.rewardConfig),
       question_id: episode.question.id,
+      result: null,
     };
     if (episode.done) {
       info.is_correct = episode.isCorrect === true;
@@ -393,11 +433,11 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
     return info;
   }
 
-  private afterEnd(episode: EpisodeState): StepResult<SqlObservation> {
+  private afterEnd(episode: EpisodeState): SqlStepResult {
     const components = afterEndReward(this.rewardConfig);
     const message = 'The episode is over (an answer was given or the step budget ran out). Call reset() to start a new episode.';
     const obs = { ...episode.observation(), result: '', error: message };
-    const info: Info = {
+    const info: SqlStepInfo = {
       tool: null,
       action_form: null,
       error_type: 'episode_over',
@@ -406,6 +446,7 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
       potential: episode.phi,
       shaping_potential: 0,
       question_id: episode.question.id,
+      result: null,
       is_correct: episode.isCorrect === true,
     };
     return [obs, totalReward(components), episode.terminated, episode.truncated, info];

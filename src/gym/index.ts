@@ -4,6 +4,7 @@
  */
 export * from '../base/rng.js';
 export * from './env.js';
+export * from './invalid-reset-options-error.js';
 export * from './wrapper.js';
 export * from './registry.js';
 export * from './registration/env-id.js';

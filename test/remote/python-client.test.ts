@@ -68,6 +68,11 @@ describe.runIf(python)('Python client', () => {
     expect(out).toMatch(/test_every_space_kind_samples_valid_values .* ok/);
     expect(out).toMatch(/test_tool_calls_cover_every_tool_within_their_argument_schemas .* ok/);
     expect(out).toMatch(/test_samples_of_the_served_schema_are_valid_and_playable .* ok/);
+    // Reset options on the real SQLEnv-v0: every documented key works, a bad one is VALIDATION_ERROR.
+    expect(out).toMatch(/test_reset_options_pick_the_split_question_and_database .* ok/);
+    expect(out).toMatch(/test_bad_reset_options_are_validation_errors_and_the_session_keeps_serving .* ok/);
+    expect(out).toMatch(/test_trl_rows_with_a_split_play_that_split .* ok/);
+    expect(out).toMatch(/test_query_result_comes_as_data_beside_the_text .* ok/);
     if (wsClient) {
       // With websockets installed (Debian's 10.x takes the asyncio fallback) the WebSocket
       // session tests ran, not skipped.

@@ -34,10 +34,13 @@ async function oracleEpisode(env: Env<SqlObservation, unknown>, seed: number): P
   return { rewards, info, questionId: info0.question_id };
 }
 
-describe.each([
+/** Both transports, each with the encoding it is least often tested with. */
+const TRANSPORTS: RemoteEnvOptions[] = [
   { transport: 'ws', encoding: 'msgpack' },
   { transport: 'http', encoding: 'json' },
-] as RemoteEnvOptions[])('SQLEnv-v0 through RemoteEnv ($transport/$encoding)', (opts) => {
+];
+
+describe.each(TRANSPORTS)('SQLEnv-v0 through RemoteEnv ($transport/$encoding)', (opts) => {
   it('plays oracle episodes exactly as the in-process env does', async () => {
     const remote = await RemoteEnv.connect<SqlObservation, unknown>(sql.server.url, opts);
     const local = new SQLEnv({ dataset: sql.dataset, pool: sql.pool, split: 'smoke' });
@@ -54,6 +57,78 @@ describe.each([
     } finally {
       await remote.close();
       await local.close();
+    }
+  });
+
+  it("carries a query's result as data in info.result, as the in-process env gives it", async () => {
+    const remote = await RemoteEnv.connect<SqlObservation, unknown>(sql.server.url, opts);
+    const local = new SQLEnv({ dataset: sql.dataset, pool: sql.pool, split: 'smoke' });
+    try {
+      const sqlText = 'SELECT 1 AS one, NULL AS empty, 2.5 AS half, 9007199254740993 AS big, x\'0aff\' AS blob';
+      const steps = [];
+      for (const env of [remote, local]) {
+        await env.reset({ seed: 1 });
+        steps.push((await env.step({ name: 'query', arguments: { sql: sqlText } }))[4].result);
+      }
+      expect(steps[0]).toEqual({ columns: ['one', 'empty', 'half', 'big', 'blob'], rows: [[1, null, 2.5, '9007199254740993', "x'0aff'"]], row_count: 1, row_count_exact: true, truncated: false });
+      expect(steps[0]).toEqual(steps[1]);
+    } finally {
+      await remote.close();
+      await local.close();
+    }
+  });
+});
+
+// A server of its own: the errors these tests provoke stay out of the metrics the tests above read.
+describe('SQLEnv-v0 reset options over the wire', () => {
+  let own: SqlTestServer;
+  beforeAll(async () => {
+    own = await startSqlServer('smoke', { maxSessions: 4 });
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  describe.each(TRANSPORTS)('through RemoteEnv ($transport/$encoding)', (opts) => {
+    it("honours every reset option and answers a client's bad option as VALIDATION_ERROR, then keeps serving", async () => {
+      const remote = await RemoteEnv.connect<SqlObservation, unknown>(own.server.url, opts);
+      try {
+        const [, other] = await remote.reset({ seed: 1, options: { split: 'validation' } });
+        expect(other.split).toBe('validation');
+        expect(String(other.question_id)).toMatch(/^validation-/);
+        const [, byId] = await remote.reset({ options: { question_id: 'smoke-0018', split: 'smoke' } });
+        expect(byId).toMatchObject({ question_id: 'smoke-0018', split: 'smoke' });
+        for (const [options, message] of [
+          [{ spilt: 'eval' }, /"spilt" \(did you mean "split"\?\)/],
+          [{ split: 'evl' }, /no split "evl" \(did you mean "eval"\?\)/],
+          [{ questionId: 'train-0001' }, /no question "train-0001" .* in bundled\/smoke; to play a question of another split, pass split: 'train' too/],
+          [{ dbId: 'no_such_db' }, /no questions about database "no_such_db"/],
+        ] as const) {
+          const refused = remote.reset({ seed: 1, options });
+          await expect(refused).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+          await expect(refused).rejects.toThrow(message);
+        }
+        const [obs] = await remote.reset({ seed: 2 });
+        const [, , , , info] = await remote.step({ name: 'describe', arguments: { table_name: obs.tables[0]! } });
+        expect(info.error_type).toBeNull();
+      } finally {
+        await remote.close();
+      }
+    });
+  });
+
+  it('answers a bad option over HTTP with 422 and where it is, not 500', async () => {
+    const post = (path: string, body: unknown, session?: string) =>
+      fetch(`${own.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(session ? { 'x-session-id': session } : {}) }, body: JSON.stringify(body) });
+    const created = (await (await post('/sessions', {})).json()) as { session_id: string };
+    try {
+      const bad = await post('/reset', { seed: 1, question_id: 'nope' }, created.session_id);
+      expect(bad.status).toBe(422);
+      const body = (await bad.json()) as { detail: { loc: string[]; msg: string }[] };
+      expect(body.detail[0]).toMatchObject({ loc: ['body', 'options', 'questionId'], msg: expect.stringContaining('no question "nope"') });
+      expect((await post('/reset', { seed: 1 }, created.session_id)).status).toBe(200);
+    } finally {
+      await fetch(`${own.server.url}/sessions/${created.session_id}`, { method: 'DELETE', headers: { 'x-session-id': created.session_id } });
     }
   });
 });

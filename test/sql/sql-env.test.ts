@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkEnv, make } from '../../src/gym/index.js';
+import { checkEnv, InvalidResetOptionsError, make } from '../../src/gym/index.js';
 import { QueryResultCache, SQLEnv, SqlDataset, SqlEnvError, type SqlEnvOptions, capObservationText, SQL_ERROR_TYPES, renderObservation, type SqlErrorType } from '../../envs/sql/index.js';
 import { useFixtureEnv } from './fixture-env.js';
 
@@ -34,7 +34,7 @@ describe('SQLEnv episodes', () => {
     expect(byId.question_id).toBe('train-0003');
     const [byDb] = await env.reset({ seed: 1, options: { dbId: 'concert_singer' } });
     expect(byDb.dbId).toBe('concert_singer');
-    await expect(env.reset({ options: { questionId: 'nope' } })).rejects.toThrow(SqlEnvError);
+    await expect(env.reset({ options: { questionId: 'nope' } })).rejects.toThrow(InvalidResetOptionsError);
     await expect(env.reset({ options: { dbId: 'nope' } })).rejects.toThrow(/no questions about database "nope"/);
     await env.close();
   });

@@ -5,8 +5,10 @@ import type { ActionForm, ActionMode, ActionRepair, ParsedSqlAction, RepairKind,
 import { checkActionShape, DEFAULT_ACTION_SHAPE_LIMITS, type ActionShapeLimits } from './action-shape.js';
 import { formatJson, tablesHint } from './call-format.js';
 import { decodeArgumentString, unwrapEnvelope, type UnwrappedCall } from './envelope.js';
+import type { ExampleCall, ModelCallFormat } from './model-formats.js';
 import { argumentAlias, normaliseArguments } from './normalise-arguments.js';
-import { FunctionArguments, readTextAction } from './text-action.js';
+import { FunctionArguments } from './function-arguments.js';
+import { readTextAction } from './text-action.js';
 import { resolveToolName } from './tool-name.js';
 
 /** What the parser needs to know about the episode to write helpful errors. */
@@ -31,6 +33,16 @@ const STRICT_ERROR_OF: Record<RepairKind, SqlErrorType> = {
   positional_argument: 'invalid_argument',
   clamped_value: 'invalid_argument',
   table_name_case: 'unknown_table',
+  arguments_double_encoded: 'invalid_argument',
+  llama_function_tag: 'parse_error',
+  llama_python_tag: 'parse_error',
+  llama_pythonic_list: 'parse_error',
+  mistral_tool_calls: 'parse_error',
+  deepseek_tool_calls: 'parse_error',
+  gemma_tool_code: 'parse_error',
+  phi_tool_call: 'parse_error',
+  react_action: 'parse_error',
+  fenced_sql: 'parse_error',
 };
 
 /**
@@ -78,14 +90,15 @@ export class SqlActionParser {
     const shape = checkActionShape(action, this.shapeLimits);
     if (!shape.ok) return fail('parse_error', `Could not read the action: ${shape.message}. ${callHint(context)}`, undefined, []);
     const lifted = liftCall(action);
+    const format = lifted.format;
     if (!lifted.ok) {
-      return fail('parse_error', `Could not read the action: ${lifted.message}. ${callHint(context)}`, lifted.form, lifted.repairs);
+      return fail('parse_error', `Could not read the action: ${lifted.message}. ${callHint(context, format)}`, lifted.form, lifted.repairs);
     }
     const repairs = [...lifted.repairs];
     const resolved = resolveToolName(lifted.name);
     if (!resolved) {
       const shown = lifted.name.length > 40 ? `${lifted.name.slice(0, 40)}...` : lifted.name;
-      return fail('unknown_tool', `Unknown tool "${shown}". The tools are ${SQL_TOOL_NAMES.join(', ')}. ${callHint(context)}`, lifted.form, repairs);
+      return fail('unknown_tool', `Unknown tool "${shown}". The tools are ${SQL_TOOL_NAMES.join(', ')}. ${callHint(context, format)}`, lifted.form, repairs);
     }
     repairs.push(...resolved.repairs);
     const spec = sqlToolSpec(resolved.name);
@@ -94,23 +107,23 @@ export class SqlActionParser {
     const normalised = normaliseArguments(spec, named, repairs);
     if (!normalised.ok) {
       const lead = normalised.kind === 'missing_argument' ? `${normalised.detail}.` : `${resolved.name}: ${normalised.detail}.`;
-      return fail(normalised.kind, `${lead} ${exampleCall(spec, context)}`, lifted.form, repairs);
+      return fail(normalised.kind, `${lead} ${exampleCall(spec, context, format)}`, lifted.form, repairs);
     }
     // Text forms are parsed here, so their arguments get the same bounds as structured actions.
     const argsShape = checkActionShape(normalised.args, this.shapeLimits);
     if (!argsShape.ok) {
-      return fail('invalid_argument', `${resolved.name}: the arguments cannot be used: ${argsShape.message}. ${exampleCall(spec, context)}`, lifted.form, repairs);
+      return fail('invalid_argument', `${resolved.name}: the arguments cannot be used: ${argsShape.message}. ${exampleCall(spec, context, format)}`, lifted.form, repairs);
     }
     const call = { name: resolved.name, arguments: normalised.args };
     const validation = this.space.validate(call);
     if (!validation.ok) {
-      return fail('invalid_argument', `${validation.errors.join('; ')}. ${exampleCall(spec, context)}`, lifted.form, repairs);
+      return fail('invalid_argument', `${validation.errors.join('; ')}. ${exampleCall(spec, context, format)}`, lifted.form, repairs);
     }
     if (this.mode === 'strict' && repairs.length > 0) {
       const first = repairs[0]!;
       return fail(
         STRICT_ERROR_OF[first.kind],
-        `Strict mode refuses repairs: ${first.detail}. ${exampleCall(spec, context)}`,
+        `Strict mode refuses repairs: ${first.detail}. ${exampleCall(spec, context, format)}`,
         lifted.form,
         repairs,
       );
@@ -119,14 +132,13 @@ export class SqlActionParser {
   }
 }
 
-/** Text or structure → the raw name and arguments. */
-function liftCall(action: unknown): UnwrappedCall {
+/** Text or structure → the raw name and arguments, and the model family's format the text was in, if any. */
+function liftCall(action: unknown): UnwrappedCall & { format?: ModelCallFormat } {
   if (typeof action !== 'string') return unwrapEnvelope(action, 'canonical');
   const text = readTextAction(action);
-  if (!text.ok) return text;
-  if (text.envelope === undefined) return text;
+  if (!text.ok || text.envelope === undefined) return text;
   const inner = unwrapEnvelope(text.envelope, text.form);
-  return { ...inner, repairs: [...text.repairs, ...inner.repairs] };
+  return { ...inner, repairs: [...text.repairs, ...inner.repairs], ...(text.format ? { format: text.format } : {}) };
 }
 
 /** `f("singer", n=3)` → `{ table_name: 'singer', n: 3 }`: positional values fill unnamed slots. */
@@ -154,14 +166,21 @@ function exampleTable(context: ActionContext): string {
   return context.tables[0] ?? 'table_name';
 }
 
-/** `Call it as {...}. Tables: ...` for one tool. */
-function exampleCall(spec: SqlToolSpec, context: ActionContext): string {
-  return [`Call it as ${formatJson(spec.example(exampleTable(context)))}.`, tablesHint(context.tables)].filter(Boolean).join(' ');
+/** `Call it as {...}. Tables: ...` for one tool, and the call in the model family's format the action was written in. */
+function exampleCall(spec: SqlToolSpec, context: ActionContext, format?: ModelCallFormat): string {
+  const example = spec.example(exampleTable(context));
+  return [`Call it as ${formatJson(example)}.`, inFormat(format, example), tablesHint(context.tables)].filter(Boolean).join(' ');
 }
 
 /** How to write any call, for parse errors and unknown tools. */
-function callHint(context: ActionContext): string {
-  const example = formatJson(sqlToolSpec('describe').example(exampleTable(context)));
-  return [`Write one tool call such as ${example} (tools: ${SQL_TOOL_NAMES.join(', ')}).`, tablesHint(context.tables)].filter(Boolean).join(' ');
+function callHint(context: ActionContext, format?: ModelCallFormat): string {
+  const example = sqlToolSpec('describe').example(exampleTable(context));
+  return [`Write one tool call such as ${formatJson(example)} (tools: ${SQL_TOOL_NAMES.join(', ')}).`, inFormat(format, example), tablesHint(context.tables)]
+    .filter(Boolean)
+    .join(' ');
 }
 
+/** `In the Mistral [TOOL_CALLS] format: [TOOL_CALLS] [{…}].`, for an action written in a model family's format. */
+function inFormat(format: ModelCallFormat | undefined, call: ExampleCall): string {
+  return format ? `In the ${format.family} format: ${format.example(call)}` : '';
+}

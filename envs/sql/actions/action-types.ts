@@ -67,7 +67,14 @@ export interface SqlActionError {
  * `dropped_null_argument`, `dropped_unknown_argument`, `coerced_type`, `positional_argument`,
  * `clamped_value`, `flattened_arguments` (arguments beside `name`), `envelope_key_alias`
  * (`parameters`/`args`/`tool` for `arguments`/`name`), `extra_tool_calls_ignored`, `bare_sql`
- * (SQL text with no tool), `table_name_case` (table name matched case-insensitively).
+ * (SQL text with no tool), `table_name_case` (table name matched case-insensitively),
+ * `arguments_double_encoded` (`arguments` a JSON string holding a JSON string of the object).
+ * A model family's own text format is reported by its kind (see `MODEL_CALL_FORMATS`):
+ * `llama_function_tag` (`<function=name>{…}</function>`), `llama_python_tag` (`<|python_tag|>{"name", "parameters"}`),
+ * `llama_pythonic_list` (`[name(k="v")]`), `mistral_tool_calls` (`[TOOL_CALLS] […]`, `[TOOL_CALLS]name[ARGS]{…}`),
+ * `deepseek_tool_calls` (`<｜tool▁call▁begin｜>…<｜tool▁sep｜>…`), `gemma_tool_code` (a ```tool_code block),
+ * `phi_tool_call` (`<|tool_call|>[…]<|/tool_call|>`, `functools[…]`), `react_action` (`Action:` / `Action Input:`),
+ * `fenced_sql` (prose around a ```sql block, run as a query).
  */
 export type RepairKind =
   | 'json_repair'
@@ -83,7 +90,17 @@ export type RepairKind =
   | 'envelope_key_alias'
   | 'extra_tool_calls_ignored'
   | 'bare_sql'
-  | 'table_name_case';
+  | 'table_name_case'
+  | 'arguments_double_encoded'
+  | 'llama_function_tag'
+  | 'llama_python_tag'
+  | 'llama_pythonic_list'
+  | 'mistral_tool_calls'
+  | 'deepseek_tool_calls'
+  | 'gemma_tool_code'
+  | 'phi_tool_call'
+  | 'react_action'
+  | 'fenced_sql';
 
 /** One repair, as reported in `info.repairs`. */
 export interface ActionRepair {
@@ -97,7 +114,8 @@ export interface ActionRepair {
  * message with `tool_calls`), `mcp` `{type:'call_tool', tool_name, arguments}`, `seed`
  * `{action_type, argument}`, `tool_call_tag` `<tool_call>{...}</tool_call>`, `json_text` (a JSON
  * call as a string), `keyword_text` (`DESCRIBE singer`, `QUERY: SELECT ...`), `function_text`
- * (`describe(table_name="singer")`).
+ * (`describe(table_name="singer")`), `model_format` (a model family's own tool-call text, Llama,
+ * Mistral, DeepSeek, Gemma, Phi, ReAct or prose around a ```sql block, with the family's repair kind in `repairs`).
  */
 export type ActionForm =
   | 'canonical'
@@ -107,7 +125,8 @@ export type ActionForm =
   | 'tool_call_tag'
   | 'json_text'
   | 'keyword_text'
-  | 'function_text';
+  | 'function_text'
+  | 'model_format';
 
 /** `tolerant` repairs what it can (and reports it); `strict` turns every repair into an error. */
 export type ActionMode = 'tolerant' | 'strict';

@@ -78,12 +78,24 @@ export function unwrapEnvelope(value: unknown, form: ActionForm, depth = 0): Unw
 
 /**
  * Decode `arguments` sent as a JSON string (the OpenAI wire form). Clean JSON is a form, not a
- * repair; repaired JSON is reported. A string that is not a JSON object is left for the
+ * repair; repaired JSON is reported, and so is a JSON string encoded twice (`arguments_double_encoded`). A string that is not a JSON object is left for the
  * positional-argument rule (`{"name": "query", "arguments": "SELECT 1"}`).
  */
 export function decodeArgumentString(args: unknown, repairs: ActionRepair[]): unknown {
   if (typeof args !== 'string') return args;
   const trimmed = args.trim();
+  // `"{\"sql\": …}"`: a serializer ran twice, so the JSON string holds the arguments' JSON as a string.
+  if (trimmed.startsWith('"')) {
+    const outer = parseTolerantJson(trimmed);
+    if (outer.ok && typeof outer.value === 'string' && outer.value.trim().startsWith('{')) {
+      const inner = parseTolerantJson(outer.value.trim());
+      if (inner.ok && isRecord(inner.value)) {
+        repairs.push({ kind: 'arguments_double_encoded', detail: 'arguments were a JSON string inside a JSON string; decoded twice' });
+        for (const detail of inner.repairs) repairs.push({ kind: 'json_repair', detail: `arguments: ${detail}` });
+        return inner.value;
+      }
+    }
+  }
   if (!trimmed.startsWith('{')) return args;
   const parsed = parseTolerantJson(trimmed);
   if (!parsed.ok || !isRecord(parsed.value)) return args;

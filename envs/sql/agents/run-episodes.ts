@@ -1,7 +1,8 @@
 import type { Env } from '../../../src/gym/env.js';
 import type { SqlErrorType } from '../actions/action-types.js';
 import type { SqlObservation } from '../observation/sql-observation.js';
-import type { SqlResetOptions, SqlAction } from '../sql-env.js';
+import type { SqlAction } from '../sql-env.js';
+import type { SqlResetOptions } from '../sql-reset-options.js';
 import type { SqlAgent } from './agent.js';
 
 /** Options of {@link runEpisodes}. */

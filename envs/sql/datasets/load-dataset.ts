@@ -69,6 +69,7 @@ export async function loadDataset(
   const parts = {
     name: describeDatasetSource(source),
     split,
+    source,
     format: layout.format,
     databaseDir: layout.databaseDir,
     skipped,

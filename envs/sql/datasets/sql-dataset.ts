@@ -2,6 +2,7 @@ import { GOLD_QUERY_LIMITS, resolveQueryLimits, type QueryLimits } from '../sand
 import { QueryPool } from '../sandbox/query-pool.js';
 import { DatasetError } from './dataset-error.js';
 import { databaseFile } from './dataset-layout.js';
+import type { DatasetSource } from './dataset-source.js';
 import { toGoldResult } from './gold-queries.js';
 import type { GoldResult, SkippedQuestion, SqlQuestion } from './sql-question.js';
 
@@ -18,6 +19,8 @@ export interface SqlDatasetParts {
   goldLimits?: Partial<QueryLimits>;
   /** Gold results already computed (by {@link runGoldQueries}), keyed by question id. */
   goldResults?: ReadonlyMap<string, GoldResult>;
+  /** Where the split was loaded from, so its other splits can be loaded too. */
+  source?: DatasetSource;
 }
 
 /**
@@ -38,6 +41,8 @@ export interface SqlDatasetParts {
 export class SqlDataset {
   readonly name: string;
   readonly split: string;
+  /** Where the split was loaded from (`loadDataset` records it): SQLEnv loads the other splits a reset asks for from it. */
+  readonly source: DatasetSource | undefined;
   readonly format: 'spider' | 'bird';
   /** Folder of `<db_id>/<db_id>.sqlite`. */
   readonly databaseDir: string;
@@ -55,6 +60,7 @@ export class SqlDataset {
   constructor(parts: SqlDatasetParts) {
     this.name = parts.name;
     this.split = parts.split;
+    this.source = parts.source;
     this.format = parts.format;
     this.databaseDir = parts.databaseDir;
     this.questions = Object.freeze([...parts.questions]);

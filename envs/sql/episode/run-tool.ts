@@ -15,6 +15,7 @@ import type { ToolOutcome } from './tool-outcome.js';
 import { foundNothing, valueFeedback, type ValueHintSource } from './value-hint.js';
 import { renderFeedback } from '../feedback/render-feedback.js';
 import type { SqlFeedback, UnknownTableFeedback } from '../feedback/sql-feedback.js';
+import { resultData } from './result-data.js';
 import { quoteIdentifier } from '../sandbox/sql-quoting.js';
 
 /** What a tool needs from the episode and the environment. */
@@ -130,6 +131,7 @@ async function runQuery(sql: string, context: ToolContext): Promise<ToolOutcome>
     ...(feedback.length > 0 ? { feedback } : {}),
     summary: `${result.rowCount.toLocaleString('en-US')}${result.rowCountExact ? '' : '+'} row${result.rowCount === 1 && result.rowCountExact ? '' : 's'}`,
     infoKey: `result:${memoHashResult(result.columns, rows)}`,
+    resultData: resultData(result),
     queryRows: rows,
     matchesGold: matchesGold(rows, context),
     foundNothing: nothing,

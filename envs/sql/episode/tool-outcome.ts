@@ -1,6 +1,7 @@
 import type { SqlActionError } from '../actions/action-types.js';
 import type { ActionRepair } from '../actions/action-types.js';
 import type { SqlFeedback } from '../feedback/sql-feedback.js';
+import type { SqlResultData } from './result-data.js';
 
 /** What running one tool call produced. */
 export type ToolOutcome =
@@ -14,6 +15,8 @@ export type ToolOutcome =
       infoKey?: string;
       /** The table a `describe` showed, added to the observation's schema. */
       describedTable?: string;
+      /** A successful query's result as data (the rows its text table shows), for `info.result`. */
+      resultData?: SqlResultData;
       /** A successful query's full rows, for the progress potential. */
       queryRows?: readonly (readonly unknown[])[];
       /** Whether a query's rows are the gold result (as the judge would score them as an SQL answer). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Env } from '../../gym/env.js';
+import { InvalidResetOptionsError } from '../../gym/invalid-reset-options-error.js';
 import { ProtocolError, validationError, type ValidationDetail } from '../protocol/error-codes.js';
 import type { WireResetRequest, WireState, WireStepResult, WireTool } from '../protocol/messages.js';
 import { parseMcpAction, toolsOf } from './tools.js';
@@ -21,7 +22,8 @@ export interface SessionObserver {
  * One client's environment: owns exactly one env, runs its calls one at a time (so a client
  * that pipelines requests cannot interleave two steps), keeps the episode bookkeeping
  * OpenEnv's `state` reports, and converts results to the wire shape. Errors thrown by the env
- * become `EXECUTION_ERROR`s for this session only.
+ * become `EXECUTION_ERROR`s for this session only, except a caller's bad reset options
+ * (`InvalidResetOptionsError`), which are `VALIDATION_ERROR`s.
  *
  * @example
  * ```ts
@@ -191,9 +193,16 @@ function interruptible(env: Env<unknown, unknown>): InterruptibleEnv | undefined
   return typeof inner.interrupt === 'function' ? (inner as InterruptibleEnv) : undefined;
 }
 
-/** Map an error thrown by an env to its wire code: reset-order errors are session errors, the rest execution errors. */
+/**
+ * Map an error thrown by an env to its wire code: reset-order errors are session errors; a
+ * caller's bad reset options (an unknown key, question or split) are validation errors (422),
+ * the client's to fix; the rest are execution errors.
+ */
 function toProtocolError(err: unknown): ProtocolError {
   if (err instanceof ProtocolError) return err;
+  if (err instanceof InvalidResetOptionsError) {
+    return validationError(err.problems.map((p) => ({ loc: ['body', 'options', p.option], msg: p.message, type: 'value_error' })));
+  }
   const e = err instanceof Error ? err : new Error(String(err));
   if (e.name === 'ResetNeeded') return new ProtocolError('SESSION_ERROR', e.message, { reason: 'reset_needed' });
   const errors = (e as { errors?: unknown }).errors;

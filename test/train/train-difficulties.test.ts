@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
+import { generatedSeed } from '../../src/train/config/schema.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
 import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
@@ -79,6 +80,31 @@ describe('env.generated with grpo.trainSplit', () => {
     const again = await createSqlTrainingSetup(config);
     await again.close();
     expect(statSync(join(runDir, 'generated', 'proc', 'proc.json')).mtimeMs).toBe(written);
+  });
+
+  it("loads the held-out questions on the practised databases, from databases the run's seed picks under seed -1", async () => {
+    const generated = { split: 'adapt', databases: 2, questionsPerDb: 3, seed: -1, heldOutSplit: 'adapt_held', heldOutPerDb: 2 };
+    const setupFor = (seed: number) =>
+      createSqlTrainingSetup(resolveTrainConfig({ runDir: tempDir(), seed, env: { trainSplit: 'smoke', evalSplits: ['adapt_held'], generated }, grpo: { trainSplit: 'adapt' } }));
+    const texts = async (seed: number) => {
+      const res = await setupFor(seed);
+      try {
+        const [practice, held] = [res.datasets.get('adapt')!.questions, res.datasets.get('adapt_held')!.questions];
+        expect(held).toHaveLength(4);
+        expect(new Set(held.map((q) => q.dbId))).toEqual(new Set(practice.map((q) => q.dbId)));
+        const practised = new Set(practice.map((q) => `${q.question}|${q.goldSql}`));
+        expect(held.filter((q) => practised.has(`${q.question}|${q.goldSql}`))).toEqual([]);
+        return [...practice, ...held].map((q) => q.question).join('\n');
+      } finally {
+        await res.close();
+      }
+    };
+    expect(await texts(0)).not.toBe(await texts(1));
+    expect(generatedSeed(resolveTrainConfig({ seed: 3, env: { generated: { seed: -1 } } }))).toBe(10300);
+    expect(generatedSeed(resolveTrainConfig({ seed: 3 }))).toBe(1001);
+    await expect(createSqlTrainingSetup(resolveTrainConfig({ runDir: tempDir(), env: { trainSplit: 'smoke', evalSplits: [], generated: { heldOutSplit: 'held' } } }))).rejects.toThrow(
+      /env\.generated\.heldOutSplit "held" needs env\.generated\.split/,
+    );
   });
 
   it('names the options when GRPO asks for a split nothing loads', async () => {

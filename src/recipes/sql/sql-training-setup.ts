@@ -19,7 +19,7 @@ import { representativeOrder } from './task/question-order.js';
 import { sqlRolloutTask } from './task/sql-task.js';
 import type { LanguageModel } from '../../lm/model/language-model.js';
 import type { TinyModelOptions } from '../../lm/tiny/create.js';
-import { grpoTrainSplit, type TrainConfig } from '../../train/config/schema.js';
+import { generatedSeed, grpoTrainSplit, type TrainConfig } from '../../train/config/schema.js';
 import { createTrainablePolicy } from '../../train/policy/create-policy.js';
 import type { LmTrainablePolicy } from '../../train/policy/lm-policy-adapter.js';
 import type { TrainingSetup } from '../../train/run/run-types.js';
@@ -75,10 +75,22 @@ export async function createSqlTrainingSetup(
   try {
     const source = parseDatasetSource(config.env.dataset);
     const generated = config.env.generated;
-    const generatedDir = generated.split ? (await writeGeneratedSplit(join(config.runDir, 'generated', generated.split), generated.split, generated)).dir : undefined;
+    const generatedSplits = new Set([generated.split, generated.heldOutSplit].filter((s) => s !== ''));
+    if (generated.heldOutSplit && !generated.split) throw new RecipeError(`env.generated.heldOutSplit "${generated.heldOutSplit}" needs env.generated.split: the held-out questions are on that split's databases`);
+    const generatedDir = generated.split
+      ? (
+          await writeGeneratedSplit(join(config.runDir, 'generated', generated.split), generated.split, {
+            databases: generated.databases,
+            questionsPerDb: generated.questionsPerDb,
+            seed: generatedSeed(config),
+            inventedNames: generated.inventedNames,
+            ...(generated.heldOutSplit ? { heldOut: { name: generated.heldOutSplit, perDb: generated.heldOutPerDb } } : {}),
+          })
+        ).dir
+      : undefined;
     const trainSplits = new Set([config.env.trainSplit, grpoTrainSplit(config)]);
     for (const split of new Set([...trainSplits, ...config.env.validationSplits, ...config.env.evalSplits])) {
-      if (split === generated.split && generatedDir) {
+      if (generatedSplits.has(split) && generatedDir) {
         datasets.set(split, await loadDataset(generatedDir, split, { pool }));
         continue;
       }

@@ -30,8 +30,26 @@ export interface GeneratedSplitConfig {
   split: string;
   databases: number;
   questionsPerDb: number;
+  /** Generator seed of the first database; -1: derived from the run's seed (see {@link generatedSeed}). */
   seed: number;
   inventedNames: number;
+  /** A second split of other easy questions on the same databases ('' = none): what practice on `split` is tested on. */
+  heldOutSplit: string;
+  heldOutPerDb: number;
+}
+
+/**
+ * The generator seed of `env.generated`'s first database: its own `seed`, or under -1 one derived
+ * from the run's seed, 10000 + 100 × seed, so each run seed gets databases of its own, apart from
+ * the seeds the bundled base was staged on (1–600) and the default practice split (1001–1200).
+ *
+ * @example
+ * ```ts
+ * generatedSeed({ seed: 2, env: { generated: { seed: -1 } } }); // 10200
+ * ```
+ */
+export function generatedSeed(cfg: { seed: number; env: { generated: { seed: number } } }): number {
+  return cfg.env.generated.seed >= 0 ? cfg.env.generated.seed : 10000 + 100 * cfg.seed;
 }
 
 /** The full, defaults-applied training configuration. */
@@ -197,8 +215,10 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
           split: str("The split's name ('' = none); its databases are <split>_0, <split>_1, ….", ''),
           databases: int('Databases generated.', 200, 1),
           questionsPerDb: int('Easy questions kept per database, spread over its templates.', 8, 1),
-          seed: int('Generator seed of the first database (database i uses seed + i); the bundled base was staged on seeds 1–600.', 1001),
+          seed: int("Generator seed of the first database (database i uses seed + i); the bundled base was staged on seeds 1–600. -1 derives it from the run's seed (10000 + 100 × seed), so a new --seed gives new databases and questions.", 1001, -1),
           inventedNames: num('Share of tables and attribute columns renamed to invented words.', 0.5, { minimum: 0, maximum: 1 }),
+          heldOutSplit: str("A second split of other easy questions on the same databases ('' = none), none of them in the first: name it in env.evalSplits to test whether practice on the first learnt the databases rather than the questions.", ''),
+          heldOutPerDb: int('Easy questions per database in heldOutSplit.', 8, 1),
         },
       ),
       kwargs: { type: 'object', description: 'Extra keyword arguments passed to make(id, kwargs) (e.g. reward weights, actionMode).', default: {} },

@@ -13,31 +13,28 @@
  * smoke configuration), --model DIR, --device cpu|cuda|webgpu, --lora-rank R, --run-dir DIR,
  * --seed S, --set key.path=value (repeatable), --result-json FILE (write the results as JSON).
  */
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import '../../envs/sql/index.js';
-import { NoisyAgent } from '../../envs/sql/agents/noisy-agent.js';
-import { OracleAgent } from '../../envs/sql/agents/oracle-agent.js';
-import { RandomAgent } from '../../envs/sql/agents/random-agent.js';
-import { runEpisodes } from '../../envs/sql/agents/run-episodes.js';
-import type { SqlAgent } from '../../envs/sql/agents/agent.js';
-import type { SqlDataset } from '../../envs/sql/datasets/sql-dataset.js';
-import type { SqlObservation } from '../../envs/sql/observation/sql-observation.js';
-import type { SqlAction } from '../../envs/sql/sql-env.js';
-import type { Env } from '../../src/gym/env.js';
-import { packageRoot } from '../../src/base/package-root.js';
-import { loadTrainConfig } from '../../src/train/config/load-config.js';
-import type { TrainConfig } from '../../src/train/config/schema.js';
-import { estimateTrainingMemory, formatBytes } from '../../src/train/diagnostics/memory-estimate.js';
-import { formatDuration } from '../../src/train/metrics/progress-line.js';
-import { answersWithSql, createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
-import { runTraining, type SplitSuccess, type TrainingSummary } from '../../src/train/training-run.js';
-import { headroomLine } from '../../src/train/eval/headroom-line.js';
-import { resultsTable, type ResultRow } from '../../src/train/eval/results-table.js';
-import { trainingVerdict } from '../../src/train/eval/training-verdict.js';
-import { foundVersusAnswered } from '../../src/recipes/sql/found-versus-answered.js';
-import { runWhenExecuted } from '../run-when-executed.js';
+import { NoisyAgent, OracleAgent, RandomAgent, runEpisodes, type Env, type SqlAction, type SqlAgent, type SqlDataset, type SqlObservation } from 'sqlenv';
+import { answersWithSql, createSqlTrainingSetup, foundVersusAnswered } from 'sqlenv/recipes';
+import {
+  estimateTrainingMemory,
+  formatBytes,
+  formatDuration,
+  headroomLine,
+  loadTrainConfig,
+  resultsTable,
+  runTraining,
+  trainingResultLine,
+  trainingVerdict,
+  type ResultRow,
+  type SplitRole,
+  type SplitSuccess,
+  type TrainConfig,
+} from 'sqlenv/train';
 
 const USAGE = `usage: npm run demo -- [--quick] [--config FILE] [--model DIR] [--device cpu|cuda|webgpu]
                         [--lora-rank R] [--run-dir DIR] [--seed S] [--set key.path=value ...]
@@ -82,6 +79,28 @@ async function baseline(agent: SqlAgent, makeEnv: () => Env<SqlObservation, SqlA
   return { success: report.success_rate, meanReturn: report.mean_return, episodes: report.episodes };
 }
 
+/** This folder in the sources, where the configs are (also when the example runs from dist/). */
+function exampleDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return existsSync(join(here, 'config.json')) ? here : join(here, '..', '..', '..', 'examples', 'grpo-sql');
+}
+
+/**
+ * What each held-out split measures: the questions GRPO practised, other questions on the same
+ * databases, hand-written databases it never practised on, and the databases SFT trained on.
+ */
+function splitRoles(config: TrainConfig): Record<string, SplitRole> {
+  const roles: Record<string, SplitRole> = {};
+  const { split, heldOutSplit } = config.env.generated;
+  for (const s of config.env.evalSplits) {
+    if (s === split) roles[s] = 'adapt_practice';
+    else if (s === heldOutSplit) roles[s] = 'adapt_heldout';
+    else if (s.includes('unseen')) roles[s] = 'transfer';
+    else roles[s] = 'seen';
+  }
+  return roles;
+}
+
 /** Runs the example; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -104,7 +123,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const started = Date.now();
-  const configFile = values.config ?? join(packageRoot(), 'examples', 'grpo-sql', values.quick ? 'quick-config.json' : 'config.json');
+  const configFile = values.config ?? join(exampleDir(), values.quick ? 'quick-config.json' : 'config.json');
   const config = await loadTrainConfig(configFile, flagOverrides(values));
   console.log(`sqlenv GRPO example — config ${configFile}, run directory ${config.runDir}`);
 
@@ -151,7 +170,8 @@ export async function main(argv: string[]): Promise<number> {
 
     const k = config.eval.samples;
     const sampledNote = k > 1 ? `; pass@${k}: ${k} samples at temperature ${config.rollout.temperature} on the first ${config.eval.sampledQuestions || config.eval.episodes} of them` : '';
-    console.log(`\n=== results (greedy: the same ${config.eval.episodes} questions per split${sampledNote}; validation splits choose settings, ${config.env.evalSplits.join('/')} are the test splits) ===\n${resultsTable(rows, splits, k)}`);
+    const decoding = config.rollout.guidedDecoding === 'off' ? 'unguided (the plain model)' : `guided in ${config.rollout.guidedDecoding === 'always' ? 'training and evaluation' : 'evaluation'} (the unguided figures are in the eval lines above)`;
+    console.log(`\n=== results (greedy, decoded ${decoding}: the same ${config.eval.episodes} questions per split${sampledNote}; validation splits choose settings, ${config.env.evalSplits.join('/')} are the test splits) ===\n${resultsTable(rows, splits, k)}`);
     const room = headroomLine(summary, splits);
     if (room) console.log(room);
     const found = foundVersusAnswered(summary, splits);
@@ -164,10 +184,21 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`evaluate it again, on any split: npx sqlenv eval --run ${config.runDir} --split ${config.env.evalSplits[0] ?? 'eval'} --all --samples 4`);
     // For benchmarks that run seeds as separate processes (bench/train-demo.bench.ts reads it).
     if (typeof values['result-json'] === 'string') await writeFile(values['result-json'], JSON.stringify({ config, summary, rows }));
+    // The last line: the run's outcome as one JSON object, for scripts and the benchmark over seeds.
+    const trainedDecoding = config.rollout.guidedDecoding === 'always' ? 'guided' : 'unguided';
+    console.log(JSON.stringify(trainingResultLine(summary, splitRoles(config), { seed: config.seed, seconds: Math.round((Date.now() - started) / 1000), trainedDecoding })));
     return 0;
   } finally {
     await resources.close();
   }
 }
 
-runWhenExecuted(import.meta.url, main);
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.message : String(err));
+      process.exitCode = 1;
+    },
+  );
+}

@@ -7,6 +7,7 @@ import type { TrainConfig } from '../../src/train/config/schema.js';
 import { headroomLine } from '../../src/train/eval/headroom-line.js';
 import { resultsTable, type ResultRow } from '../../src/train/eval/results-table.js';
 import { trainingVerdict } from '../../src/train/eval/training-verdict.js';
+import { trainingResultLine, type TrainingResultLine } from '../../src/train/eval/result-line.js';
 import type { TrainingSummary } from '../../src/train/run/run-types.js';
 import { run as evalCli } from '../../src/cli/eval.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
@@ -41,6 +42,10 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
     expect(headroomLine(summary, splits)).toMatch(/^headroom after SFT/);
     expect(lines).toContain(headroomLine(summary, splits));
     expect(lines).toContain(trainingVerdict(summary, splits));
+    // The last line is the run's outcome as JSON: each test split's role, decoding and paired change.
+    const last = JSON.parse(lines.at(-1)!) as TrainingResultLine;
+    expect(last).toEqual(trainingResultLine(summary, { eval: 'seen' }, { seed: config.seed, seconds: last.seconds, trainedDecoding: 'guided' }));
+    expect(last.results.map((r) => [r.split, r.role, r.decoding])).toEqual([['eval', 'seen', 'guided'], ['eval', 'seen', 'unguided']]);
     const out = lines.join('\n');
     expect(out).toMatch(/WARNING: group size K = 2 < 4/);
     expect(out).toMatch(/memory estimate: /);

@@ -45,7 +45,7 @@ import { learningRateAt } from '../../src/train/optim/lr-schedule.js';
 import { agentTrajectory, type SftSequence } from '../../src/train/sft/oracle-trajectories.js';
 import { sftStep } from '../../src/train/sft/sft-epoch.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
-import { runWhenExecuted } from '../../examples/run-when-executed.js';
+import { runWhenExecuted } from './run-when-executed.js';
 import { stringFlags } from './string-flags.js';
 
 /** Shape, corpus and schedule of the pre-training run. */

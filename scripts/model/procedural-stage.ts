@@ -34,7 +34,7 @@ import type { TrainConfig } from '../../src/train/config/schema.js';
 import { runTraining } from '../../src/train/training-run.js';
 import { writeSafetensors } from '../../src/lm/safetensors/writer.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
-import { runWhenExecuted } from '../../examples/run-when-executed.js';
+import { runWhenExecuted } from './run-when-executed.js';
 import { stringFlags } from './string-flags.js';
 
 /** Options of {@link proceduralStage}. */

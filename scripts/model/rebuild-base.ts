@@ -32,7 +32,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { packageRoot } from '../../src/base/package-root.js';
 import { SqlenvError } from '../../src/base/sqlenv-error.js';
-import { runWhenExecuted } from '../../examples/run-when-executed.js';
+import { runWhenExecuted } from './run-when-executed.js';
 import { stringFlags } from './string-flags.js';
 
 const execFileAsync = promisify(execFile);

@@ -1,5 +1,5 @@
 /**
- * Runs an example's `main` when its file is executed directly (`node dist/examples/…/x.js`),
+ * Runs a script's `main` when its file is executed directly (`node dist/scripts/model/x.js`),
  * not when a test imports it: the exit code becomes the process's, and an error is printed as
  * one line, without a stack trace.
  */

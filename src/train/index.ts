@@ -81,7 +81,8 @@ export { learningRateAt, type LrScheduleOptions, type LrDecay } from './optim/lr
 export { AlarmMonitor, type AlarmKind, type AlarmThresholds, type AlarmStepInput, type TrainingAlarm } from './diagnostics/alarms.js';
 export { expectedDeadGroupRate, smallGroupWarning } from './diagnostics/dead-groups.js';
 export { checkToolCallFormat, type FormatCheckResult } from './diagnostics/format-check.js';
-export { estimateTrainingMemory, type MemoryEstimate, type MemoryEstimateInput } from './diagnostics/memory-estimate.js';
+export { estimateTrainingMemory, formatBytes, type MemoryEstimate, type MemoryEstimateInput } from './diagnostics/memory-estimate.js';
+export { formatDuration } from './metrics/progress-line.js';
 
 // Metrics, checkpoints and the dashboard.
 export { MetricsLog, parseMetrics, type MetricRecord } from './metrics/metrics-log.js';

@@ -1,10 +1,10 @@
 import type { LoraAdapter } from '../lora/adapter.js';
-import type { GradientTarget } from '../graph/graphs.js';
+import type { TrainedWeights } from './graph-spec.js';
 import type { OrtTensor, ResidentOptimizer, ResidentOptimizerState, ResidentStepReport } from '../graph/onnx.js';
 import type { FloatTensor } from '../tensor.js';
 import { temperatureOf, type RopeCache, type ScoringTemperature } from './batch.js';
 import type { ModelEngine } from './engine.js';
-import { accumulateGradients, type ScoreResult, type ScoresWanted } from './scoring.js';
+import { differentiate, type AccumulatedResult, type ScoresWanted } from './scoring.js';
 
 /**
  * The one training path of a {@link Policy}: gradients of `Σ w·log p` (+ an entropy term) are
@@ -29,7 +29,7 @@ export class PolicyTrainer {
   constructor(
     private readonly engine: ModelEngine,
     private readonly rope: RopeCache,
-    private readonly target: Exclude<GradientTarget, 'none'>,
+    private readonly target: TrainedWeights,
     private readonly adapter: LoraAdapter | undefined,
     /** The policy's host views of the trained parameters, re-pointed after each CPU step. */
     private readonly views: Map<string, FloatTensor>,
@@ -56,10 +56,11 @@ export class PolicyTrainer {
     sequences: readonly (readonly number[])[],
     weights: readonly ArrayLike<number>[],
     options: { entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted; promptLengths?: readonly number[]; completionOnly?: boolean } & ScoringTemperature = {},
-  ): Promise<{ objective: number } & Partial<ScoreResult>> {
+  ): Promise<AccumulatedResult> {
     this.check();
-    return accumulateGradients(this.engine, this.rope, sequences, weights, this.optimizer, {
+    return differentiate(this.engine, this.rope, sequences, weights, {
       target: this.target,
+      into: this.optimizer,
       ...temperatureOf(options),
       ...(this.adapter ? { adapter: this.adapter } : {}),
       ...(options.entropyWeights ? { entropyWeights: options.entropyWeights } : {}),

@@ -6,7 +6,7 @@ import { ModelEngine, type EngineOptions } from './engine.js';
 import { generateTokens, type GenerateOptions, type Generation } from './generate.js';
 import { ResidentOptimizer, adamw, type AdamWConfig, type OrtTensor } from '../graph/onnx.js';
 import { PolicyTrainer } from './policy-trainer.js';
-import { gradSequences, scoreSequences, type GradientResult, type ScoreResult } from './scoring.js';
+import { differentiate, scoreSequences, type GradientResult, type ScoreResult } from './scoring.js';
 
 /** What a policy trains. */
 export type PolicyTraining = 'lora' | 'full' | 'none';
@@ -112,7 +112,7 @@ export class Policy {
    */
   async backward(sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], options: { entropyWeights?: readonly ArrayLike<number>[] } & ScoringTemperature = {}): Promise<GradientResult> {
     if (this.train === 'none') throw new RangeError("this policy was created with train: 'none'; create it with train 'lora' or 'full' to get gradients");
-    return gradSequences(this.engine, this.rope, sequences, weights, {
+    return differentiate(this.engine, this.rope, sequences, weights, {
       target: this.train === 'lora' ? 'lora' : 'base',
       ...this.computeOptions(false),
       ...temperatureOf(options),

@@ -3,12 +3,12 @@ import { GRAPH_IO } from '../graph/graphs.js';
 import { onnxTensor, type OnnxHostTensor, type OrtTensor } from '../graph/onnx.js';
 import { attentionBias, checkTokenIds, gatherRows, packLeft, positionsFromMask, type RopeCache } from './batch.js';
 import type { ModelEngine, WeightSource } from './engine.js';
-import { continuationBatch, PromptCache, rowCaches, type ContinuationBatch, type SplitCache } from './prompt-cache.js';
+import { continuationBatch, rowCaches, type PromptCache, type SplitCache } from './prompt-cache.js';
 import { TokenSampler, type SamplingOptions } from './sampling.js';
 import { LmError } from '../errors.js';
 import type { DecodingGuide } from './decoding-guide.js';
-import { cacheLayers, decodeCacheSplit, releaseCache, withMaskedColumn, type DecodeSource } from './decode-cache.js';
-import { consecutiveGroups, sharedRows } from './prompt-sharing.js';
+import { cacheLayers, decodeCacheSplit, releaseCache, withMaskedColumn } from './decode-cache.js';
+import { decodePrefix, planCache, prefixSource } from './cache-plan.js';
 import { RowGuidance } from './row-guidance.js';
 import { DeviceSampling, HostSampling, type Drawn, type TokenDraws } from './token-draws.js';
 
@@ -130,7 +130,6 @@ export async function generateTokens(
   });
   const B = rows.length;
   const lora = options.adapter?.config;
-  const useCache = options.kvCache ?? true;
   const temperature = options.temperature ?? 1;
   const truncated = (options.topK ?? 0) > 0 || (options.topP ?? 1) < 1;
   const guide = options.guide;
@@ -141,25 +140,12 @@ export async function generateTokens(
   const draws: TokenDraws = onDevice ? new DeviceSampling(temperature, rng, B) : new HostSampling(sampler, options, rng, guide ? new RowGuidance(guide, tokenizer, rows) : undefined);
   const finished = (b: number): boolean => rows[b]!.finish !== undefined;
   const prefill = await engine.graph({ kind: 'prefill', sampler: onDevice }, lora);
-  // On CPU the prompt's cache is split off after the prefill and fed as it is to every decode step
-  // (no per-step copy of it); only the generated tokens' cache grows. Host slicing, so CPU only,
-  // and only with host sampling (those decode graphs output logits).
-  const onHost = !onDevice && useCache && engine.runtime.provider === 'cpu' && Math.max(...prompts.map((p) => p.length)) >= 2;
-  // A next turn whose every row continues a cache runs only its new tokens (prompt-cache.ts).
-  const continueFrom = options.continueFrom;
-  const continued = onHost && continueFrom !== undefined && continueFrom.length === B && rows.every((r, b) => continueFrom[b]?.continues(r.prompt, engine) === true)
-    ? continueFrom as readonly PromptCache[]
-    : undefined;
-  // Rows with the same prompt (a GRPO group's K samples) share one prefill: the prompt's keys and
-  // values are computed once and copied to every row that continues it. Host copies, so CPU only.
-  const shared = onHost && !continued ? sharedRows(rows.map((r) => r.prompt)) : undefined;
-  // When the groups are runs of consecutive rows of one size (how GRPO asks), the prefill's cache
-  // is itself the decode's fixed prefix, one per group, read by all of a group's rows at once:
-  // no per-row copy of it, and a quarter of the prefix reads per step for groups of four.
-  const grouped = shared !== undefined && consecutiveGroups(shared.rowOf, shared.prompts.length);
-  const decode = useCache ? await engine.graph({ kind: 'decode', sampler: onDevice, prefix: grouped ? 'per-group' : onHost ? 'per-row' : 'none' }, lora) : undefined;
+  const plan = planCache(prompts, { kvCache: options.kvCache ?? true, onDevice, cpu: engine.runtime.provider === 'cpu', owner: engine, ...(options.continueFrom ? { continueFrom: options.continueFrom } : {}) });
+  const prefixed = plan.use === 'prefix' ? plan : undefined;
+  const shared = prefixed?.shared;
+  const decode = plan.use === 'rerun' ? undefined : await engine.graph({ kind: 'decode', sampler: onDevice, prefix: decodePrefix(plan) }, lora);
   const weightFeeds = await engine.weightFeeds(prefill.built, options);
-  const continuation = continued ? continuationBatch(continued, rows.map((r) => r.prompt), padId, numLayers) : undefined;
+  const continuation = prefixed?.continued ? continuationBatch(prefixed.continued, rows.map((r) => r.prompt), padId, numLayers) : undefined;
   const packed = continuation ? { length: continuation.pastLength + continuation.newLength, ids: continuation.ids, mask: continuation.mask } : packLeft(shared ? shared.prompts : rows.map((r) => r.prompt), padId);
   let length = packed.length;
   let ids = packed.ids;
@@ -217,9 +203,7 @@ export async function generateTokens(
   }
   // Where the cache lives once decoding starts, for `keepCache` to read each row's columns back.
   let cacheLayout: Omit<SplitCache, 'grown'> | undefined;
-  const split = onHost
-    ? decodeCacheSplit(cache!, numLayers, length, grouped && shared ? { kind: 'grouped', rowOf: shared.rowOf, groups: shared.prompts.length } : continuation ? { kind: 'continued', batch: continuation } : { kind: 'per-row', rowOf: shared?.rowOf ?? rows.map((_, b) => b) })
-    : undefined;
+  const split = prefixed ? decodeCacheSplit(cache!, numLayers, length, prefixSource(prefixed, B, continuation)) : undefined;
   if (split) {
     // Bound to the runtime once (in place on CPU): every step reads them without feeding bytes.
     prefixFeeds = split.prefixInRuntime ? (split.prefix as Record<string, OrtTensor>) : await engine.runtime.upload(split.prefix as Record<string, OnnxHostTensor>);
@@ -282,7 +266,7 @@ export async function generateTokens(
       [GRAPH_IO.inputIds]: onnxTensor('int64', [B, 1], BigInt64Array.from(tokens.map((t) => BigInt(t)))),
       [GRAPH_IO.cos]: onnxTensor('float32', [B, 1, headDim], cos),
       [GRAPH_IO.sin]: onnxTensor('float32', [B, 1, headDim], sin),
-      [GRAPH_IO.attentionBias]: grouped
+      [GRAPH_IO.attentionBias]: prefixed?.grouped
         ? onnxTensor('float32', [B, 1, 1, length + 1], attentionBias(withMaskedColumn(mask, B, length, cacheLayout!.prefixColumns), B, 1, length))
         : onnxTensor('float32', [B, 1, 1, length], attentionBias(mask, B, 1, length - 1)),
       ...draws.feeds(finished),

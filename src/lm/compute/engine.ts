@@ -70,13 +70,27 @@ export class ModelEngine {
   private readonly threads: Readonly<Record<GraphThreads, number | undefined>>;
 
   private constructor(
-    readonly model: LanguageModel,
+    private base: LanguageModel,
     readonly runtime: Runtime,
     private readonly ownsRuntime: boolean,
     scoringThreads: number | undefined,
     promptThreads: number | undefined,
   ) {
     this.threads = { runtime: undefined, scoring: scoringThreads, prompt: promptThreads ?? scoringThreads };
+  }
+
+  /** The model whose base weights the graphs read where no other source replaces them. */
+  get model(): LanguageModel {
+    return this.base;
+  }
+
+  /**
+   * Read base weights from `model` from now on (the same architecture: its compiled graphs stay):
+   * how a full-tuning policy makes its current parameters the reference model.
+   */
+  replaceBaseWeights(model: LanguageModel): void {
+    if (model.config !== this.base.config) throw new LmError('replaceBaseWeights needs a model of the same configuration object; load it with the engine\'s model.config');
+    this.base = model;
   }
 
   /** Creates an engine for `model`. */

@@ -47,9 +47,9 @@ export { parseAssistantReply, type AssistantReply, type ParsedToolCall, type Too
 
 // The policy: log-probs, gradients, generation and training.
 export { Policy, generate, type PolicyOptions, type PolicyTraining, type Prompt } from './compute/policy.js';
-export { PolicyTrainer } from './compute/policy-trainer.js';
+export { PolicyTrainer, type AdamWMoments, type TrainerStepReport } from './compute/policy-trainer.js';
 export type { EngineOptions, WeightSource } from './compute/engine.js';
-export type { ScoreResult, GradientResult } from './compute/scoring.js';
+export type { ScoreResult, GradientResult, AccumulatedResult } from './compute/scoring.js';
 export type { ScoringTemperature } from './compute/batch.js';
 export type { GenerateOptions, Generation, GenerationTimings, FinishReason } from './compute/generate.js';
 export { PromptCache } from './compute/prompt-cache.js';

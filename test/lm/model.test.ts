@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanguageModel, LoraAdapter, Policy, createTinyModel, loadModel, parseAssistantReply } from '../../src/lm/index.js';
-import { sharedRows } from '../../src/lm/compute/generate.js';
+import { sharedRows } from '../../src/lm/compute/prompt-sharing.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
 
 const root = useTempDirs('lm-model-')();

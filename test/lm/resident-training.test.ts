@@ -136,8 +136,8 @@ describe('resident LM engine', () => {
     try {
       const prompts = Array.from({ length: batch }, (_, b) => [5 + b, 9, 14, 3]);
       await generateTokens(engine, new RopeCache(model.config), prompts, { maxTokens: 6, temperature: 0, stopTokenIds: [] });
-      // On CPU decoding reads the prompt's cache as a fixed prefix (engine.decodeAfterPrefix).
-      const { stats } = (await engine.decodeAfterPrefix()).session;
+      // On CPU decoding reads the prompt's cache as a fixed prefix (engine.graph, kind 'decode', prefix 'per-row').
+      const { stats } = (await engine.graph({ kind: 'decode', sampler: false, prefix: 'per-row' })).session;
       return { perStep: stats.feedBytes / stats.runs, steps: stats.runs, residentFeeds: stats.residentFeeds / stats.runs };
     } finally {
       await engine.close();

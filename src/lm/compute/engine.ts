@@ -1,7 +1,8 @@
 import type { LoraAdapter } from '../lora/adapter.js';
 import type { LoraConfig } from '../lora/config.js';
 import type { LanguageModel } from '../model/language-model.js';
-import { buildScoringGraph, buildStepGraph, GRAPH_IO, type BuiltGraph, type GradientTarget } from '../graph/graphs.js';
+import { GRAPH_IO, type BuiltGraph } from '../graph/graphs.js';
+import { accumulates, buildGraph, graphKey, graphThreads, type GraphSpec, type GraphThreads } from './graph-spec.js';
 import { accumulatorName, nextName, onnxTensor, Runtime, type OnnxHostTensor, type OnnxSession, type OrtTensor, type ProviderChoice } from '../graph/onnx.js';
 import type { FloatTensor } from '../tensor.js';
 import { LmError } from '../errors.js';
@@ -42,9 +43,6 @@ export interface WeightSource {
   readonly resident?: ReadonlyMap<string, OrtTensor>;
 }
 
-/** What a training graph does with entropies: nothing, report them, or differentiate them too. */
-export type TrainingEntropy = 'none' | 'output' | 'objective';
-
 /** A compiled graph and the list of weights it reads. */
 export interface CompiledGraph {
   readonly session: OnnxSession;
@@ -58,7 +56,7 @@ export interface CompiledGraph {
  *
  * @example
  * const engine = await ModelEngine.create(model);
- * try { const { session } = await engine.prefill(); } finally { await engine.close(); }
+ * try { const { session } = await engine.graph({ kind: 'prefill', sampler: false }); } finally { await engine.close(); }
  */
 export class ModelEngine {
   private readonly compiled = new Map<string, Promise<CompiledGraph>>();
@@ -68,13 +66,32 @@ export class ModelEngine {
    */
   private bound = new WeakMap<Float32Array, OrtTensor>();
 
+  /** Threads per op of each thread setting (undefined: the runtime's own). */
+  private readonly threads: Readonly<Record<GraphThreads, number | undefined>>;
+
   private constructor(
-    readonly model: LanguageModel,
+    private base: LanguageModel,
     readonly runtime: Runtime,
     private readonly ownsRuntime: boolean,
-    private readonly scoringThreads: number | undefined,
-    private readonly promptThreads: number | undefined = scoringThreads,
-  ) {}
+    scoringThreads: number | undefined,
+    promptThreads: number | undefined,
+  ) {
+    this.threads = { runtime: undefined, scoring: scoringThreads, prompt: promptThreads ?? scoringThreads };
+  }
+
+  /** The model whose base weights the graphs read where no other source replaces them. */
+  get model(): LanguageModel {
+    return this.base;
+  }
+
+  /**
+   * Read base weights from `model` from now on (the same architecture: its compiled graphs stay):
+   * how a full-tuning policy makes its current parameters the reference model.
+   */
+  replaceBaseWeights(model: LanguageModel): void {
+    if (model.config !== this.base.config) throw new LmError('replaceBaseWeights needs a model of the same configuration object; load it with the engine\'s model.config');
+    this.base = model;
+  }
 
   /** Creates an engine for `model`. */
   static async create(model: LanguageModel, options: EngineOptions = {}): Promise<ModelEngine> {
@@ -86,98 +103,26 @@ export class ModelEngine {
     return new ModelEngine(model, runtime, true, options.scoringThreads, options.promptThreads);
   }
 
-  /** The scoring graph (log-probs, optionally gradients). */
-  scoring(gradients: GradientTarget, lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compileScoring(`scoring:${gradients}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { gradients, ...(lora ? { lora } : {}) }));
-  }
-
   /**
-   * The scoring graph with per-position entropies of the next-token distribution (and, with
-   * gradients, entropy weights in the differentiated objective). Compiled only when asked for:
-   * it holds extra vocabulary-sized buffers per token.
+   * The compiled graph a spec names (see {@link GraphSpec}), with or without LoRA inputs; compiled
+   * once per engine and spec. Accumulating graphs keep their accumulators resident (on GPU
+   * providers they never come back to the host); generation graphs keep their KV cache resident.
    */
-  entropyScoring(gradients: GradientTarget, lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compileScoring(`entropy-scoring:${gradients}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { gradients, entropy: true, ...(lora ? { lora } : {}) }));
-  }
-
-  /**
-   * The training graph: the scoring graph whose gradients are added to a `ResidentOptimizer`'s
-   * accumulators instead of being returned (see `buildScoringGraph`'s `accumulate`). `entropy`:
-   * `'objective'` differentiates an entropy term too, `'output'` only reports the entropies,
-   * `'none'` computes none.
-   */
-  training(target: Exclude<GradientTarget, 'none'>, entropy: TrainingEntropy, lora?: LoraConfig): Promise<CompiledGraph> {
-    // The accumulators stay resident: on GPU providers they never come back to the host.
-    return this.compileScoring(
-      `training:${target}:${entropy}:${loraKey(lora)}`,
-      () => buildScoringGraph(this.model.config, { gradients: target, entropy: entropy !== 'none', entropyGradient: entropy === 'objective', accumulate: true, ...(lora ? { lora } : {}) }),
-      (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
-    );
-  }
-
-  /** The prefix graph of shared prompts (see `shared-prompts.ts`): scores and keys/values of the prompt positions. */
-  promptPrefix(entropy: boolean, lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compileScoring(`prompt-prefix:${entropy}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { present: true, entropy, ...(lora ? { lora } : {}) }), undefined, this.promptThreads);
-  }
-
-  /**
-   * The continuation graph of shared prompts: scores of positions that follow a KV cache (with
-   * `perGroup`, one cache per group of consecutive rows of one size; see `buildScoringGraph`).
-   */
-  promptSuffix(entropy: boolean, lora?: LoraConfig, perGroup = false): Promise<CompiledGraph> {
-    return this.compileScoring(`prompt-suffix:${entropy}:${perGroup}:${loraKey(lora)}`, () => buildScoringGraph(this.model.config, { past: perGroup ? 'per-group' : true, entropy, ...(lora ? { lora } : {}) }));
-  }
-
-  /**
-   * The continuation training graph: accumulates parameter gradients, returns the gradients of its
-   * past keys/values. With `headPositions` its LM head reads only the positions fed as `head_positions`.
-   */
-  promptSuffixTraining(target: Exclude<GradientTarget, 'none'>, entropy: boolean, lora?: LoraConfig, perGroup = false, headPositions = false): Promise<CompiledGraph> {
-    return this.compileScoring(
-      `prompt-suffix-training:${target}:${entropy}:${perGroup}:${headPositions}:${loraKey(lora)}`,
-      () => buildScoringGraph(this.model.config, { past: perGroup ? 'per-group' : true, gradients: target, entropy, entropyGradient: false, accumulate: true, headPositions, ...(lora ? { lora } : {}) }),
-      (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
-    );
-  }
-
-  /** The prefix training graph: accumulates the gradients of the prefix's objective plus Σ keys/values · seeds. */
-  promptPrefixTraining(target: Exclude<GradientTarget, 'none'>, entropy: boolean, lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compileScoring(
-      `prompt-prefix-training:${target}:${entropy}:${loraKey(lora)}`,
-      () => buildScoringGraph(this.model.config, { present: true, gradients: target, entropy, entropyGradient: false, accumulate: true, ...(lora ? { lora } : {}) }),
-      (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
-      this.promptThreads,
-    );
-  }
-
-  /** The headless prefix training graph: accumulates only the gradient of Σ keys/values · seeds (no LM head). */
-  promptPrefixBackward(target: Exclude<GradientTarget, 'none'>, lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compileScoring(
-      `prompt-prefix-backward:${target}:${loraKey(lora)}`,
-      () => buildScoringGraph(this.model.config, { present: true, headless: true, gradients: target, accumulate: true, ...(lora ? { lora } : {}) }),
-      (built) => built.gradientOf.map((n) => nextName(accumulatorName(n))),
-      this.promptThreads,
-    );
-  }
-
-  /** The prefill graph (no KV cache in, cache out; the cache stays resident). With `sampler`, it draws the next token itself. */
-  prefill(lora?: LoraConfig, sampler = false): Promise<CompiledGraph> {
-    return this.compile(`prefill:${sampler}:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: false, sampler, ...(lora ? { lora } : {}) }), () => this.cacheOutputs());
-  }
-
-  /** The decode graph (KV cache in and out, resident between steps). With `sampler`, it draws the next token itself. */
-  decode(lora?: LoraConfig, sampler = false): Promise<CompiledGraph> {
-    return this.compile(`decode:${sampler}:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: true, sampler, ...(lora ? { lora } : {}) }), () => this.cacheOutputs());
-  }
-
-  /** The decode graph after a prompt's cache (`prefix.N.*`, the same every step; see `buildStepGraph`). */
-  decodeAfterPrefix(lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`decode-prefix:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: true, withPrefix: true, ...(lora ? { lora } : {}) }), () => this.cacheOutputs());
-  }
-
-  /** The decode graph after prompt caches shared by groups of consecutive rows (`withPrefix: 'per-group'`). */
-  decodeAfterGroupPrefix(lora?: LoraConfig): Promise<CompiledGraph> {
-    return this.compile(`decode-group-prefix:${loraKey(lora)}`, () => buildStepGraph(this.model.config, { withPast: true, withPrefix: 'per-group', ...(lora ? { lora } : {}) }), () => this.cacheOutputs());
+  graph(spec: GraphSpec, lora?: LoraConfig): Promise<CompiledGraph> {
+    const key = graphKey(spec, lora);
+    let entry = this.compiled.get(key);
+    if (!entry) {
+      entry = (async () => {
+        const built = buildGraph(this.model.config, spec, lora);
+        const keepOnDevice = spec.kind === 'prefill' || spec.kind === 'decode' ? this.cacheOutputs() : accumulates(spec) ? built.gradientOf.map((n) => nextName(accumulatorName(n))) : undefined;
+        const threads = this.threads[graphThreads(spec)];
+        const session = await this.runtime.session(built.graph, { key: `${this.model.dir}|${key}`, ...(keepOnDevice ? { keepOnDevice } : {}), ...(threads ? { intraOpThreads: threads } : {}) });
+        return { session, built };
+      })();
+      this.compiled.set(key, entry);
+      entry.catch(() => this.compiled.delete(key));
+    }
+    return entry;
   }
 
   /**
@@ -236,31 +181,8 @@ export class ModelEngine {
   private cacheOutputs(): string[] {
     return Array.from({ length: this.model.config.numLayers }, (_, l) => [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]).flat();
   }
-
-  private compileScoring(key: string, build: () => BuiltGraph, kept?: (built: BuiltGraph) => readonly string[], threads = this.scoringThreads): Promise<CompiledGraph> {
-    return this.compile(key, build, kept, threads);
-  }
-
-  private compile(key: string, build: () => BuiltGraph, kept?: (built: BuiltGraph) => readonly string[], intraOpThreads?: number): Promise<CompiledGraph> {
-    let entry = this.compiled.get(key);
-    if (!entry) {
-      entry = (async () => {
-        const built = build();
-        const keepOnDevice = kept?.(built);
-        const session = await this.runtime.session(built.graph, { key: `${this.model.dir}|${key}`, ...(keepOnDevice ? { keepOnDevice } : {}), ...(intraOpThreads ? { intraOpThreads } : {}) });
-        return { session, built };
-      })();
-      this.compiled.set(key, entry);
-      entry.catch(() => this.compiled.delete(key));
-    }
-    return entry;
-  }
 }
 
 function asOnnx(t: FloatTensor): OnnxHostTensor {
   return onnxTensor('float32', t.shape, t.data);
-}
-
-function loraKey(lora: LoraConfig | undefined): string {
-  return lora ? `r${lora.rank}a${lora.alpha}:${lora.targetModules.join(',')}:${lora.layers?.join(',') ?? 'all'}` : 'base';
 }

@@ -3,11 +3,14 @@ import { GRAPH_IO } from '../graph/graphs.js';
 import { onnxTensor, type OnnxHostTensor, type OrtTensor } from '../graph/onnx.js';
 import { attentionBias, checkTokenIds, gatherRows, packLeft, positionsFromMask, type RopeCache } from './batch.js';
 import type { ModelEngine, WeightSource } from './engine.js';
-import { continuationBatch, PromptCache, rowCaches, type ContinuationBatch, type SplitCache } from './prompt-cache.js';
+import { continuationBatch, rowCaches, type PromptCache, type SplitCache } from './prompt-cache.js';
 import { TokenSampler, type SamplingOptions } from './sampling.js';
-import { SAMPLING_IO } from '../graph/sampling-head.js';
 import { LmError } from '../errors.js';
-import { NudgeApplier, type NextTokenGuide } from './decoding-guide.js';
+import type { NextTokenGuide } from './decoding-guide.js';
+import { cacheLayers, decodeCacheSplit, releaseCache, withMaskedColumn } from './decode-cache.js';
+import { decodePrefix, planCache, prefixSource } from './cache-plan.js';
+import { RowGuidance } from './row-guidance.js';
+import { DeviceSampling, HostSampling, type Drawn, type TokenDraws } from './token-draws.js';
 
 /** Options of text generation. */
 export interface GenerateOptions extends SamplingOptions, WeightSource {
@@ -129,7 +132,6 @@ export async function generateTokens(
   });
   const B = rows.length;
   const lora = options.adapter?.config;
-  const useCache = options.kvCache ?? true;
   const temperature = options.temperature ?? 1;
   const truncated = (options.topK ?? 0) > 0 || (options.topP ?? 1) < 1;
   const guides = options.guides?.some((g) => g !== undefined) ? options.guides : undefined;
@@ -137,64 +139,24 @@ export async function generateTokens(
   if (onDevice && truncated) throw new LmError('sampleOnDevice draws from the whole distribution: drop topK/topP, or set sampleOnDevice: false to sample on the host');
   if (onDevice && guides) throw new LmError('a decoding guide nudges logits on the host: drop sampleOnDevice, or the guide');
   if (guides && guides.length !== B) throw new RangeError(`guides has ${guides.length} entries for ${B} prompts: give one (or undefined) per prompt`);
-  // What a guide reads: each token's text (special tokens: '', never nudged; kept by the tokenizer) and the row's own
-  // generated text, the one thing only the decode loop knows.
-  const nudges = guides ? new NudgeApplier(tokenizer.tokenTexts()) : undefined;
-  const guided = (b: number, logits: Float32Array): Float32Array => {
-    const guide = guides?.[b];
-    if (!guide || !nudges) return logits;
-    const nudge = guide(tokenizer.decode(rows[b]!.tokens));
-    return nudge ? nudges.apply(logits, nudge) : logits;
-  };
-  const prefill = await engine.prefill(lora, onDevice);
-  // On CPU the prompt's cache is split off after the prefill and fed as it is to every decode step
-  // (no per-step copy of it); only the generated tokens' cache grows. Host slicing, so CPU only,
-  // and only with host sampling (those decode graphs output logits).
-  const onHost = !onDevice && useCache && engine.runtime.provider === 'cpu' && Math.max(...prompts.map((p) => p.length)) >= 2;
-  // A next turn whose every row continues a cache runs only its new tokens (prompt-cache.ts).
-  const continueFrom = options.continueFrom;
-  const continued = onHost && continueFrom !== undefined && continueFrom.length === B && rows.every((r, b) => continueFrom[b]?.continues(r.prompt, engine) === true)
-    ? continueFrom as readonly PromptCache[]
-    : undefined;
-  // Rows with the same prompt (a GRPO group's K samples) share one prefill: the prompt's keys and
-  // values are computed once and copied to every row that continues it. Host copies, so CPU only.
-  const shared = onHost && !continued ? sharedRows(rows.map((r) => r.prompt)) : undefined;
-  // When the groups are runs of consecutive rows of one size (how GRPO asks), the prefill's cache
-  // is itself the decode's fixed prefix, one per group, read by all of a group's rows at once:
-  // no per-row copy of it, and a quarter of the prefix reads per step for groups of four.
-  const grouped = shared !== undefined && consecutiveGroups(shared.rowOf, shared.prompts.length);
-  const decode = useCache ? await (grouped ? engine.decodeAfterGroupPrefix(lora) : onHost ? engine.decodeAfterPrefix(lora) : engine.decode(lora, onDevice)) : undefined;
+  // Host sampling draws from the logits (after the row's guide, if any); device sampling in the graph.
+  const draws: TokenDraws = onDevice ? new DeviceSampling(temperature, rng, B) : new HostSampling(sampler, options, rng, guides ? new RowGuidance(guides, tokenizer, rows) : undefined);
+  const finished = (b: number): boolean => rows[b]!.finish !== undefined;
+  const prefill = await engine.graph({ kind: 'prefill', sampler: onDevice }, lora);
+  const plan = planCache(prompts, { kvCache: options.kvCache ?? true, onDevice, cpu: engine.runtime.provider === 'cpu', owner: engine, ...(options.continueFrom ? { continueFrom: options.continueFrom } : {}) });
+  const prefixed = plan.use === 'prefix' ? plan : undefined;
+  const shared = prefixed?.shared;
+  const decode = plan.use === 'rerun' ? undefined : await engine.graph({ kind: 'decode', sampler: onDevice, prefix: decodePrefix(plan) }, lora);
   const weightFeeds = await engine.weightFeeds(prefill.built, options);
-  const continuation = continued ? continuationBatch(continued, rows.map((r) => r.prompt), padId, numLayers) : undefined;
+  const continuation = prefixed?.continued ? continuationBatch(prefixed.continued, rows.map((r) => r.prompt), padId, numLayers) : undefined;
   const packed = continuation ? { length: continuation.pastLength + continuation.newLength, ids: continuation.ids, mask: continuation.mask } : packLeft(shared ? shared.prompts : rows.map((r) => r.prompt), padId);
   let length = packed.length;
   let ids = packed.ids;
   let mask = packed.mask;
   let cache: Record<string, OrtTensor | OnnxHostTensor> | undefined;
   const lastPosition = rows.map((r) => r.prompt.length - 1);
-  // Device sampling: the uniform numbers of the draw a run makes, one per unfinished row in row
-  // order (the host walk's order), none at temperature 0 (the greedy outputs are read then).
-  const samplingFeeds = (): Record<string, OnnxHostTensor> => {
-    if (!onDevice) return {};
-    const u = new Float32Array(B);
-    if (temperature > 0) rows.forEach((row, b) => (u[b] = row.finish ? 0 : rng.float()));
-    return {
-      [SAMPLING_IO.uniform]: onnxTensor('float32', [B], u),
-      [SAMPLING_IO.inverseTemperature]: onnxTensor('float32', [1], new Float32Array([temperature > 0 ? 1 / temperature : 1])),
-    };
-  };
-  // What a run gives the next draw: logits to sample on the host, or the device's draws.
-  type Draws = Float32Array | { tokens: BigInt64Array; logprobs: Float32Array };
-  const draws = (out: Record<string, OrtTensor | OnnxHostTensor>): Draws => {
-    if (!onDevice) return out[GRAPH_IO.logits]!.data as Float32Array;
-    const greedy = temperature <= 0;
-    return {
-      tokens: out[greedy ? SAMPLING_IO.greedyToken : SAMPLING_IO.token]!.data as BigInt64Array,
-      logprobs: out[greedy ? SAMPLING_IO.greedyLogprob : SAMPLING_IO.logprob]!.data as Float32Array,
-    };
-  };
 
-  const runFull = async (): Promise<Draws> => {
+  const runFull = async (): Promise<Drawn> => {
     const n = ids.length / length;
     const { cos, sin } = rope.tables(positionsFromMask(mask, n, length));
     const out = await prefill.session.run({
@@ -202,17 +164,17 @@ export async function generateTokens(
       [GRAPH_IO.cos]: onnxTensor('float32', [n, length, headDim], cos),
       [GRAPH_IO.sin]: onnxTensor('float32', [n, length, headDim], sin),
       [GRAPH_IO.attentionBias]: onnxTensor('float32', [n, 1, length, length], attentionBias(mask, n, length, 0)),
-      ...samplingFeeds(),
+      ...draws.feeds(finished),
       ...weightFeeds,
     });
     releaseCache(cache);
     cache = out;
-    return draws(out);
+    return draws.read(out);
   };
 
   // The continued batch's first pass: its new tokens after the caches, through the decode graph.
-  const runContinuation = async (batch: NonNullable<typeof continuation>): Promise<Draws> => {
-    const extend = await engine.decode(lora);
+  const runContinuation = async (batch: NonNullable<typeof continuation>): Promise<Drawn> => {
+    const extend = await engine.graph({ kind: 'decode', sampler: false, prefix: 'none' }, lora);
     const T = batch.newLength;
     const positions = positionsFromMask(mask, B, length);
     const newPositions = new Int32Array(B * T);
@@ -230,7 +192,7 @@ export async function generateTokens(
       feeds[GRAPH_IO.pastValue(l)] = kv.value;
     });
     cache = await extend.session.run(feeds);
-    return draws(cache);
+    return draws.read(cache);
   };
 
   const started = performance.now();
@@ -244,9 +206,7 @@ export async function generateTokens(
   }
   // Where the cache lives once decoding starts, for `keepCache` to read each row's columns back.
   let cacheLayout: Omit<SplitCache, 'grown'> | undefined;
-  const split = onHost
-    ? decodeCacheSplit(cache!, numLayers, length, grouped && shared ? { kind: 'grouped', rowOf: shared.rowOf, groups: shared.prompts.length } : continuation ? { kind: 'continued', batch: continuation } : { kind: 'per-row', rowOf: shared?.rowOf ?? rows.map((_, b) => b) })
-    : undefined;
+  const split = prefixed ? decodeCacheSplit(cache!, numLayers, length, prefixSource(prefixed, B, continuation)) : undefined;
   if (split) {
     // Bound to the runtime once (in place on CPU): every step reads them without feeding bytes.
     prefixFeeds = split.prefixInRuntime ? (split.prefix as Record<string, OrtTensor>) : await engine.runtime.upload(split.prefix as Record<string, OnnxHostTensor>);
@@ -258,16 +218,13 @@ export async function generateTokens(
   let decodeSteps = 0;
   for (let step = 0; step < maxTokens; step++) {
     const drawn = next;
-    const draw = drawn instanceof Float32Array
-      ? (b: number) => sampler.draw(guided(b, drawn.subarray(b * (drawn.length / B), (b + 1) * (drawn.length / B))), options, rng)
-      : (b: number) => ({ token: Number(drawn.tokens[b]!), logprob: drawn.logprobs[b]! });
     const tokens: number[] = [];
     rows.forEach((row, b) => {
       if (row.finish) {
         tokens.push(padId);
         return;
       }
-      const { token, logprob } = draw(b);
+      const { token, logprob } = draws.draw(drawn, b, B);
       row.tokens.push(token);
       row.logprobs.push(logprob);
       tokens.push(token);
@@ -312,10 +269,10 @@ export async function generateTokens(
       [GRAPH_IO.inputIds]: onnxTensor('int64', [B, 1], BigInt64Array.from(tokens.map((t) => BigInt(t)))),
       [GRAPH_IO.cos]: onnxTensor('float32', [B, 1, headDim], cos),
       [GRAPH_IO.sin]: onnxTensor('float32', [B, 1, headDim], sin),
-      [GRAPH_IO.attentionBias]: grouped
+      [GRAPH_IO.attentionBias]: prefixed?.grouped
         ? onnxTensor('float32', [B, 1, 1, length + 1], attentionBias(withMaskedColumn(mask, B, length, cacheLayout!.prefixColumns), B, 1, length))
         : onnxTensor('float32', [B, 1, 1, length], attentionBias(mask, B, 1, length - 1)),
-      ...samplingFeeds(),
+      ...draws.feeds(finished),
       ...weightFeeds,
       ...prefixFeeds,
     };
@@ -326,7 +283,7 @@ export async function generateTokens(
     const out = await decode.session.run(feeds);
     releaseCache(cache);
     cache = out;
-    next = draws(out);
+    next = draws.read(out);
   }
   const caches = options.keepCache && cacheLayout && cache ? rowCaches({ ...cacheLayout, grown: cacheLayers(cache, numLayers, 'present') }, ids, mask, B, length, engine) : undefined;
   releaseCache(cache);
@@ -339,129 +296,6 @@ export async function generateTokens(
     finishReason: row.finish ?? 'length',
     ...(caches ? { cache: caches[b]! } : {}),
   }));
-}
-
-/** How the rows of a decode read their prompt's cache. */
-type DecodeSource =
-  /** A GRPO batch: runs of rows share one prompt, whose prefill cache every row of the group reads. */
-  | { kind: 'grouped'; rowOf: readonly number[]; groups: number }
-  /** A next turn: each row's continued cache, then its new tokens. */
-  | { kind: 'continued'; batch: ContinuationBatch }
-  /** Every row its own copy of its prompt's cache (shared prompts: one prefill, copied to each row). */
-  | { kind: 'per-row'; rowOf: readonly number[] };
-
-/**
- * The first pass's cache split for a decode after a fixed prefix: the prefix every step reads as it
- * is, the growing cache's first entries, and where each row's columns are for `keepCache`.
- */
-function decodeCacheSplit(
-  present: Readonly<Record<string, OrtTensor | OnnxHostTensor>>,
-  numLayers: number,
-  length: number,
-  source: DecodeSource,
-): { prefix: Record<string, OrtTensor | OnnxHostTensor>; prefixInRuntime: boolean; grown: Record<string, OnnxHostTensor>; layout: Omit<SplitCache, 'grown'> } {
-  const prefix: Record<string, OrtTensor | OnnxHostTensor> = {};
-  const grown: Record<string, OnnxHostTensor> = {};
-  const everyRow = source.kind === 'continued' ? Array.from({ length: source.batch.newIds.length / source.batch.newLength }, (_, b) => b) : [];
-  for (let l = 0; l < numLayers; l++) {
-    for (const [presentName, prefixName, past] of [
-      [GRAPH_IO.presentKey(l), GRAPH_IO.prefixKey(l), source.kind === 'continued' ? source.batch.past[l]!.key : undefined],
-      [GRAPH_IO.presentValue(l), GRAPH_IO.prefixValue(l), source.kind === 'continued' ? source.batch.past[l]!.value : undefined],
-    ] as const) {
-      const t = present[presentName]!;
-      if (source.kind === 'grouped') {
-        // The group's prefix holds every prefill column, the prompt's last one too, which also opens
-        // the growing cache: its prefix copy is masked (an exact 0 in the softmax).
-        prefix[prefixName] = t;
-        grown[presentName] = sliceColumns(t, source.rowOf, length - 1, length);
-      } else if (source.kind === 'continued') {
-        // The continued caches, as continuationBatch laid them out, are the prefix as they are; only
-        // the new tokens' columns are copied out to start the growing cache.
-        prefix[prefixName] = past!;
-        grown[presentName] = sliceColumns(t, everyRow, source.batch.pastLength, length);
-      } else {
-        prefix[prefixName] = sliceColumns(t, source.rowOf, 0, length - 1);
-        grown[presentName] = sliceColumns(t, source.rowOf, length - 1, length);
-      }
-    }
-  }
-  const layers = cacheLayers(prefix, numLayers, 'prefix');
-  if (source.kind === 'grouped') {
-    const groupSize = source.rowOf.length / source.groups;
-    return { prefix, prefixInRuntime: true, grown, layout: { prefixColumns: length - 1, prefix: layers, prefixRow: (b) => Math.floor(b / groupSize) } };
-  }
-  const prefixColumns = source.kind === 'continued' ? source.batch.pastLength : length - 1;
-  return { prefix, prefixInRuntime: false, grown, layout: { prefixColumns, prefix: layers, prefixRow: (b) => b } };
-}
-
-/** A cache's key/value tensors by layer, under the `prefix.N.*` or `present.N.*` names. */
-function cacheLayers(tensors: Readonly<Record<string, OrtTensor | OnnxHostTensor>>, numLayers: number, names: 'prefix' | 'present'): { key: OrtTensor | OnnxHostTensor; value: OrtTensor | OnnxHostTensor }[] {
-  return Array.from({ length: numLayers }, (_, l) => ({
-    key: tensors[names === 'prefix' ? GRAPH_IO.prefixKey(l) : GRAPH_IO.presentKey(l)]!,
-    value: tensors[names === 'prefix' ? GRAPH_IO.prefixValue(l) : GRAPH_IO.presentValue(l)]!,
-  }));
-}
-
-/** Free a replaced KV cache held in device memory (host tensors are left to the garbage collector). */
-function releaseCache(cache: Record<string, OrtTensor | OnnxHostTensor> | undefined): void {
-  for (const t of Object.values(cache ?? {})) if ('location' in t && t.location === 'gpu-buffer') t.dispose();
-}
-
-/**
- * Positions [from, to) of a cache tensor [n, K, L, D], row `rowOf[b]` for every row b: [B, K, to − from, D]
- * (the fixed prefix a decode reads, or the first entries of its growing cache).
- */
-function sliceColumns(t: OrtTensor | OnnxHostTensor, rowOf: readonly number[], from: number, to: number): OnnxHostTensor {
-  const [, heads, length, dim] = t.dims as [number, number, number, number];
-  const data = t.data as Float32Array;
-  const width = (to - from) * dim;
-  const out = new Float32Array(rowOf.length * heads * width);
-  rowOf.forEach((r, b) => {
-    for (let h = 0; h < heads; h++) {
-      const start = ((r * heads + h) * length + from) * dim;
-      out.set(data.subarray(start, start + width), (b * heads + h) * width);
-    }
-  });
-  return onnxTensor('float32', [rowOf.length, heads, to - from, dim], out);
-}
-
-/** Whether rows form runs of one size in group order: rowOf = [0, 0, …, 1, 1, …, U − 1, …]. */
-function consecutiveGroups(rowOf: readonly number[], groups: number): boolean {
-  const size = rowOf.length / groups;
-  return Number.isInteger(size) && rowOf.every((u, b) => u === Math.floor(b / size));
-}
-
-/** A [B, S] mask with a masked column inserted before column `at`: [B, S + 1]. */
-function withMaskedColumn(mask: Uint8Array, batchSize: number, length: number, at: number): Uint8Array {
-  const out = new Uint8Array(batchSize * (length + 1));
-  for (let b = 0; b < batchSize; b++) {
-    out.set(mask.subarray(b * length, b * length + at), b * (length + 1));
-    out.set(mask.subarray(b * length + at, (b + 1) * length), b * (length + 1) + at + 1);
-  }
-  return out;
-}
-
-/**
- * The distinct prompts of a batch and, for every row, the index of its prompt; undefined when
- * all prompts differ (nothing to share).
- *
- * @example
- * sharedRows([[1, 2], [3], [1, 2]]); // { prompts: [[1, 2], [3]], rowOf: [0, 1, 0] }
- */
-export function sharedRows(prompts: readonly (readonly number[])[]): { prompts: (readonly number[])[]; rowOf: number[] } | undefined {
-  const index = new Map<string, number>();
-  const distinct: (readonly number[])[] = [];
-  const rowOf = prompts.map((p) => {
-    const key = p.join(',');
-    let i = index.get(key);
-    if (i === undefined) {
-      i = distinct.length;
-      index.set(key, i);
-      distinct.push(p);
-    }
-    return i;
-  });
-  return distinct.length < prompts.length ? { prompts: distinct, rowOf } : undefined;
 }
 
 function firstStop(text: string, stops: readonly string[]): number {

@@ -1,10 +1,25 @@
 import type { LoraAdapter } from '../lora/adapter.js';
-import type { GradientTarget } from '../graph/graphs.js';
-import type { OrtTensor, ResidentOptimizer, ResidentOptimizerState, ResidentStepReport } from '../graph/onnx.js';
+import type { TrainedWeights } from './graph-spec.js';
+import type { OrtTensor, ResidentOptimizer } from '../graph/onnx.js';
 import type { FloatTensor } from '../tensor.js';
 import { temperatureOf, type RopeCache, type ScoringTemperature } from './batch.js';
 import type { ModelEngine } from './engine.js';
-import { accumulateGradients, type ScoreResult, type ScoresWanted } from './scoring.js';
+import { differentiate, type AccumulatedResult, type ScoresWanted } from './scoring.js';
+
+/** What one {@link PolicyTrainer.step} did. */
+export interface TrainerStepReport {
+  /** Global L2 norm of the accumulated gradients before clipping (NaN when one is not finite). */
+  readonly gradNorm: number;
+  /** Parameters whose gradient holds NaN/Inf; when non-empty the update was skipped. */
+  readonly nonFinite: string[];
+}
+
+/** AdamW's state: the step count and the first and second moments per parameter name. */
+export interface AdamWMoments {
+  readonly step: number;
+  readonly m: Map<string, Float32Array>;
+  readonly v: Map<string, Float32Array>;
+}
 
 /**
  * The one training path of a {@link Policy}: gradients of `Σ w·log p` (+ an entropy term) are
@@ -29,7 +44,7 @@ export class PolicyTrainer {
   constructor(
     private readonly engine: ModelEngine,
     private readonly rope: RopeCache,
-    private readonly target: Exclude<GradientTarget, 'none'>,
+    private readonly target: TrainedWeights,
     private readonly adapter: LoraAdapter | undefined,
     /** The policy's host views of the trained parameters, re-pointed after each CPU step. */
     private readonly views: Map<string, FloatTensor>,
@@ -56,10 +71,11 @@ export class PolicyTrainer {
     sequences: readonly (readonly number[])[],
     weights: readonly ArrayLike<number>[],
     options: { entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted; promptLengths?: readonly number[]; completionOnly?: boolean } & ScoringTemperature = {},
-  ): Promise<{ objective: number } & Partial<ScoreResult>> {
+  ): Promise<AccumulatedResult> {
     this.check();
-    return accumulateGradients(this.engine, this.rope, sequences, weights, this.optimizer, {
+    return differentiate(this.engine, this.rope, sequences, weights, {
       target: this.target,
+      into: this.optimizer,
       ...temperatureOf(options),
       ...(this.adapter ? { adapter: this.adapter } : {}),
       ...(options.entropyWeights ? { entropyWeights: options.entropyWeights } : {}),
@@ -78,11 +94,11 @@ export class PolicyTrainer {
    * Clip to global norm `maxGradNorm` (≤ 0: off), apply one update at learning rate `lr`, zero
    * the accumulators. A non-finite gradient skips the update and is named in `nonFinite`.
    */
-  async step(lr: number, maxGradNorm: number): Promise<ResidentStepReport> {
+  async step(lr: number, maxGradNorm: number): Promise<TrainerStepReport> {
     this.check();
     const report = await this.optimizer.step(lr, maxGradNorm);
     await this.refreshViews();
-    return report;
+    return { gradNorm: report.gradNorm, nonFinite: [...report.nonFinite] };
   }
 
   /** Host copies of the trained parameters. */
@@ -106,15 +122,16 @@ export class PolicyTrainer {
     await this.refreshViews();
   }
 
-  /** Host copies of the optimizer state and step count. */
-  exportState(): Promise<ResidentOptimizerState> {
-    return this.optimizer.exportState();
+  /** Host copies of the AdamW moments and the step count (what a checkpoint stores). */
+  async exportState(): Promise<AdamWMoments> {
+    const s = await this.optimizer.exportState();
+    return { step: s.step, m: new Map(s.state.get('m')), v: new Map(s.state.get('v')) };
   }
 
   /** Restore a state from {@link exportState}; throws when a tensor is missing or mis-sized. */
-  importState(state: ResidentOptimizerState): void {
+  importState(state: AdamWMoments): void {
     this.check();
-    this.optimizer.importState(state);
+    this.optimizer.importState({ step: state.step, state: new Map([['m', state.m], ['v', state.v]]) });
   }
 
   /** Release the resident tensors; the policy goes back to its host views (made current first). */

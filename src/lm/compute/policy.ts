@@ -1,12 +1,12 @@
 import type { LoraAdapter } from '../lora/adapter.js';
-import type { LanguageModel } from '../model/language-model.js';
+import { LanguageModel } from '../model/language-model.js';
 import { floatTensor, type FloatTensor } from '../tensor.js';
 import { RopeCache, temperatureOf, type ScoringTemperature } from './batch.js';
 import { ModelEngine, type EngineOptions } from './engine.js';
 import { generateTokens, type GenerateOptions, type Generation } from './generate.js';
 import { ResidentOptimizer, adamw, type AdamWConfig, type OrtTensor } from '../graph/onnx.js';
 import { PolicyTrainer } from './policy-trainer.js';
-import { gradSequences, scoreSequences, type GradientResult, type ScoreResult } from './scoring.js';
+import { differentiate, scoreSequences, type GradientResult, type ScoreResult } from './scoring.js';
 
 /** What a policy trains. */
 export type PolicyTraining = 'lora' | 'full' | 'none';
@@ -43,13 +43,17 @@ export class Policy {
   private trainer: PolicyTrainer | undefined;
 
   private constructor(
-    readonly model: LanguageModel,
     private readonly engine: ModelEngine,
     readonly adapter: LoraAdapter | undefined,
     readonly train: PolicyTraining,
     private readonly fullParameters: Map<string, FloatTensor> | undefined,
   ) {
-    this.rope = new RopeCache(model.config);
+    this.rope = new RopeCache(engine.model.config);
+  }
+
+  /** The model: its configuration, tokenizer, and the base weights that `reference: true` scores with. */
+  get model(): LanguageModel {
+    return this.engine.model;
   }
 
   /** Builds a policy over a loaded model. */
@@ -60,7 +64,7 @@ export class Policy {
       train === 'full'
         ? new Map([...model.weights].map(([name, w]) => [name, floatTensor(w.shape, Float32Array.from(w.data))] as const))
         : undefined;
-    return new Policy(model, await ModelEngine.create(model, options), options.adapter, train, full);
+    return new Policy(await ModelEngine.create(model, options), options.adapter, train, full);
   }
 
   /**
@@ -112,7 +116,7 @@ export class Policy {
    */
   async backward(sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], options: { entropyWeights?: readonly ArrayLike<number>[] } & ScoringTemperature = {}): Promise<GradientResult> {
     if (this.train === 'none') throw new RangeError("this policy was created with train: 'none'; create it with train 'lora' or 'full' to get gradients");
-    return gradSequences(this.engine, this.rope, sequences, weights, {
+    return differentiate(this.engine, this.rope, sequences, weights, {
       target: this.train === 'lora' ? 'lora' : 'base',
       ...this.computeOptions(false),
       ...temperatureOf(options),
@@ -147,6 +151,23 @@ export class Policy {
     this.trainer = trainer;
     await trainer.refreshViews();
     return trainer;
+  }
+
+  /**
+   * Make the current parameters the reference model (what `reference: true` scores with). Full
+   * tuning: the base weights the graphs read become a copy of the trained parameters; the trainer,
+   * its moments and the compiled graphs stay. LoRA: nothing to do (the reference is adapters off).
+   *
+   * @example
+   * await policy.freezeReference(); // the KL reference is now the current policy
+   */
+  async freezeReference(): Promise<void> {
+    if (this.train !== 'full') return;
+    const current = this.trainer ? await this.trainer.readParameters() : new Map([...this.fullParameters!].map(([name, t]) => [name, floatTensor(t.shape, t.data.slice())] as const));
+    const model = this.engine.model;
+    const weights = new Map(model.weights);
+    for (const [name, t] of current) weights.set(name, t);
+    this.engine.replaceBaseWeights(new LanguageModel(model.dir, model.config, model.tokenizer, model.generationDefaults, weights));
   }
 
   /** The trainer made by {@link createTrainer}, while it is open. */

@@ -1,6 +1,7 @@
 import type { LoraAdapter } from '../lora/adapter.js';
 import type { FloatTensor } from '../tensor.js';
-import { GRAPH_IO, type GradientTarget } from '../graph/graphs.js';
+import { GRAPH_IO } from '../graph/graphs.js';
+import type { TrainedWeights } from './graph-spec.js';
 import { accumulatorName, nextName, onnxTensor, type OnnxHostTensor, type ResidentOptimizer } from '../graph/onnx.js';
 import { attentionBias, checkTokenIds, headFeeds, packLeft, positionsFromMask, type RopeCache, type ScoringTemperature } from './batch.js';
 import type { ModelEngine, WeightSource } from './engine.js';
@@ -94,7 +95,7 @@ export async function scoreSequences(
     if (completionOnly) zeroPrompts([logprobs, ...(entropies ? [entropies] : [])], promptLengths!);
     return { logprobs, ...(entropies ? { entropies } : {}) };
   }
-  const { session, built } = await (entropy ? engine.entropyScoring('none', options.adapter?.config) : engine.scoring('none', options.adapter?.config));
+  const { session, built } = await engine.graph({ kind: 'score', gradients: 'none', entropy }, options.adapter?.config);
   const { feeds, padding, length } = scoringFeeds(sequences, engine.model.generationDefaults.padTokenId, rope, engine.model.config.headDim, engine.model.config.vocabSize, options.temperature);
   const outputs = entropy ? [GRAPH_IO.logprobs, GRAPH_IO.entropy] : [GRAPH_IO.logprobs];
   const out = await session.run({ ...feeds, ...(await engine.weightFeeds(built, options)) }, { outputs });
@@ -128,89 +129,79 @@ function weightedFeeds(engine: ModelEngine, rope: RopeCache, sequences: readonly
   return { feeds, padding, length: T };
 }
 
-/**
- * Log-probabilities and the gradient of `Σ weights · logprobs` with respect to the base
- * weights (`target: 'base'`) or the adapter (`'lora'`). `weights[b]` is token-aligned like the
- * log-probs: one entry per token of sequence b (length n, entry 0 ignored); zeros mask tokens out of the loss. With `entropyWeights`
- * (same layout) the objective also gets `Σ entropyWeights · entropies` — the entropy of each
- * position's full next-token distribution — and the result carries the entropies.
- *
- * @example
- * const r = await gradSequences(engine, rope, [[1, 2, 3]], [[0, -1, -1]], { target: 'base' }); // gradient of the NLL
- */
-export async function gradSequences(
-  engine: ModelEngine,
-  rope: RopeCache,
-  sequences: readonly (readonly number[])[],
-  weights: readonly ArrayLike<number>[],
-  options: WeightSource & ScoringTemperature & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[] },
-): Promise<GradientResult> {
-  if (weights.length !== sequences.length) throw new RangeError(`got ${weights.length} weight rows for ${sequences.length} sequences`);
-  if (options.target === 'lora' && !options.adapter) throw new RangeError("target 'lora' needs an adapter");
-  const withEntropy = options.entropyWeights !== undefined;
-  const { session, built } = await (withEntropy ? engine.entropyScoring(options.target, options.adapter?.config) : engine.scoring(options.target, options.adapter?.config));
-  const { feeds, padding, length: T } = weightedFeeds(engine, rope, sequences, weights, options.entropyWeights, options.temperature);
-  const out = await session.run({ ...feeds, ...(await engine.weightFeeds(built, options)) });
-  const gradients = new Map<string, FloatTensor>();
-  for (const name of built.gradientOf) {
-    const source = options.target === 'lora' ? options.adapter!.weights.get(name)! : (options.overrides?.get(name) ?? engine.model.weight(name));
-    gradients.set(name, { shape: source.shape, data: out[GRAPH_IO.gradOf(name)]!.data as Float32Array });
-  }
-  return {
-    logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, T),
-    ...(withEntropy ? { entropies: unpack(out[GRAPH_IO.entropy]!.data as Float32Array, sequences, padding, T) } : {}),
-    objective: (out[GRAPH_IO.objective]!.data as Float32Array)[0]!,
-    gradients,
-  };
+/** Options of {@link differentiate}. */
+export interface DifferentiateOptions extends WeightSource, ScoringTemperature {
+  /** The parameters differentiated: the base weights or the adapter. */
+  readonly target: TrainedWeights;
+  /** ∂loss/∂entropy per token (layout of the weights): the entropy of each position's next-token distribution joins the objective. */
+  readonly entropyWeights?: readonly ArrayLike<number>[];
+  /**
+   * Add the gradients to this optimizer's resident accumulators instead of returning them (the
+   * training path: they never leave the session; `optimizer.step` then clips and updates). The
+   * trained parameters are then read from the optimizer, the rest from the weight source.
+   */
+  readonly into?: ResidentOptimizer;
+  /** With `into`: also return the pass's scores (log-probs, and entropies when asked). */
+  readonly scores?: ScoresWanted;
+  /** With `into`, on CPU: each row's prompt length; rows with the same prompt compute it once, forward and backward (exact; see `shared-prompts.ts`). */
+  readonly promptLengths?: readonly number[];
+  /** With `promptLengths`: the prompts' score entries [1, promptLength) are 0 and cost no LM head. */
+  readonly completionOnly?: boolean;
 }
 
+/** What {@link differentiate} returns when it accumulates: the objective, and the scores when asked for. */
+export type AccumulatedResult = { readonly objective: number } & Partial<ScoreResult>;
+
 /**
- * Adds the gradient of `Σ weights · logprobs` (+ `Σ entropyWeights · entropies`) with respect
- * to the base weights or the adapter to `optimizer`'s resident accumulators — the training
- * path: the gradients never leave the session; `optimizer.step` then clips and updates. The
- * trained parameters are read from `optimizer` (resident), the rest from `options`. With
- * `scores` it also returns the pass's log-probs (and entropies when `scores.entropy`), laid out
- * as {@link scoreSequences} returns them: what a scoring pass under the same weights would give.
+ * The one gradient path of the compute core: the gradient of `Σ weights · logprobs`
+ * (+ `Σ entropyWeights · entropies`) with respect to the base weights (`target: 'base'`) or the
+ * adapter (`'lora'`). `weights[b]` is token-aligned like the log-probs: one entry per token of
+ * sequence b (length n, entry 0 ignored); zeros mask tokens out of the loss. Without `into` it
+ * returns the log-probs, the objective and the gradients on the host (`Policy.backward`); with
+ * `into` it adds the gradients to the optimizer's accumulators (`PolicyTrainer.accumulate`) and
+ * returns the objective, plus with `scores` the pass's log-probs (and entropies), laid out as
+ * {@link scoreSequences} returns them.
  *
  * @example
- * await accumulateGradients(engine, rope, [[1, 2, 3]], [[0, -1, -1]], optimizer, { target: 'base' });
- * await optimizer.step(1e-3, 1);
+ * const r = await differentiate(engine, rope, [[1, 2, 3]], [[0, -1, -1]], { target: 'base' }); // gradient of the NLL
+ * await differentiate(engine, rope, [[1, 2, 3]], [[0, -1, -1]], { target: 'base', into: optimizer });
  */
-export async function accumulateGradients(
+export async function differentiate(engine: ModelEngine, rope: RopeCache, sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], options: DifferentiateOptions & { readonly into: ResidentOptimizer }): Promise<AccumulatedResult>;
+export async function differentiate(engine: ModelEngine, rope: RopeCache, sequences: readonly (readonly number[])[], weights: readonly ArrayLike<number>[], options: DifferentiateOptions & { readonly into?: undefined }): Promise<GradientResult>;
+export async function differentiate(
   engine: ModelEngine,
   rope: RopeCache,
   sequences: readonly (readonly number[])[],
   weights: readonly ArrayLike<number>[],
-  optimizer: ResidentOptimizer,
-  options: WeightSource & ScoringTemperature & { target: Exclude<GradientTarget, 'none'>; entropyWeights?: readonly ArrayLike<number>[]; scores?: ScoresWanted; promptLengths?: readonly number[]; completionOnly?: boolean },
-): Promise<{ objective: number } & Partial<ScoreResult>> {
+  options: DifferentiateOptions,
+): Promise<AccumulatedResult | GradientResult> {
   if (options.target === 'lora' && !options.adapter) throw new RangeError("target 'lora' needs an adapter");
   if (weights.length !== sequences.length) throw new RangeError(`got ${weights.length} weight rows for ${sequences.length} sequences`);
-  const { promptLengths, completionOnly, ...unshared } = options;
-  // An entropy bonus keeps the unshared path (its weights would need the prompt's entropies too).
-  const plan = options.entropyWeights ? undefined : sharingPlan(engine, sequences, promptLengths);
-  if (plan) {
-    const wanted = options.scores;
-    const into = wanted ? { logprobs: new Array<Float32Array>(sequences.length), ...(wanted.entropy ? { entropies: new Array<Float32Array>(sequences.length) } : {}) } : undefined;
-    let objective = 0;
-    if (plan.alone.length > 0) {
-      const alone = await accumulateGradients(engine, rope, plan.alone.map((b) => sequences[b]!), plan.alone.map((b) => weights[b]!), optimizer, unshared);
-      objective += alone.objective;
-      plan.alone.forEach((b, i) => {
-        if (into) into.logprobs[b] = alone.logprobs![i]!;
-        if (into?.entropies) into.entropies[b] = alone.entropies![i]!;
-      });
+  const optimizer = options.into;
+  if (optimizer) {
+    const plan = sharedPlan(engine, sequences, options);
+    if (plan) return accumulateShared(engine, rope, sequences, weights, optimizer, plan, options);
+  }
+  const { feeds, padding, length: T } = weightedFeeds(engine, rope, sequences, weights, options.entropyWeights, options.temperature);
+  const rows = (name: string, out: Readonly<Record<string, { readonly data: unknown }>>): Float32Array[] => unpack(out[name]!.data as Float32Array, sequences, padding, T);
+  if (!optimizer) {
+    const withEntropy = options.entropyWeights !== undefined;
+    const { session, built } = await engine.graph({ kind: 'score', gradients: options.target, entropy: withEntropy }, options.adapter?.config);
+    const out = await session.run({ ...feeds, ...(await engine.weightFeeds(built, options)) });
+    const gradients = new Map<string, FloatTensor>();
+    for (const name of built.gradientOf) {
+      const source = options.target === 'lora' ? options.adapter!.weights.get(name)! : (options.overrides?.get(name) ?? engine.model.weight(name));
+      gradients.set(name, { shape: source.shape, data: out[GRAPH_IO.gradOf(name)]!.data as Float32Array });
     }
-    const weightedOnly = !wanted || wanted.weightedOnly === true;
-    objective += await accumulateSharedPrompts(engine, rope, sequences, weights, plan.groups, optimizer, { ...unshared, entropy: wanted?.entropy ?? false, completionOnly: completionOnly ?? false, weightedOnly }, into);
-    if (into && completionOnly) zeroPrompts([into.logprobs, ...(into.entropies ? [into.entropies] : [])], promptLengths!);
-    // Rows computed alone had a full head: their unweighted entries go too, so every row reads alike.
-    if (into && wanted?.weightedOnly) zeroUnweighted([into.logprobs, ...(into.entropies ? [into.entropies] : [])], weights);
-    return { objective, ...(into ?? {}) };
+    return {
+      logprobs: rows(GRAPH_IO.logprobs, out),
+      ...(withEntropy ? { entropies: rows(GRAPH_IO.entropy, out) } : {}),
+      objective: (out[GRAPH_IO.objective]!.data as Float32Array)[0]!,
+      gradients,
+    };
   }
   const entropy = options.entropyWeights !== undefined ? 'objective' : options.scores?.entropy ? 'output' : 'none';
-  const { session, built } = await engine.training(options.target, entropy, options.adapter?.config);
-  const { feeds, padding, length: T } = weightedFeeds(engine, rope, sequences, weights, options.entropyWeights, options.temperature);
+  const { session, built } = await engine.graph({ kind: 'train', target: options.target, entropy }, options.adapter?.config);
   const resident = new Map(optimizer.names.map((n) => [n, optimizer.parameter(n)] as const));
   const accumulation = optimizer.accumulation();
   // The pass computes the log-probs (and entropies) anyway: asking for them costs a copy, not a pass.
@@ -223,11 +214,42 @@ export async function accumulateGradients(
   optimizer.accumulated(out);
   const objective = (out[GRAPH_IO.objective]!.data as Float32Array)[0]!;
   if (!options.scores) return { objective };
-  return {
-    objective,
-    logprobs: unpack(out[GRAPH_IO.logprobs]!.data as Float32Array, sequences, padding, T),
-    ...(options.scores.entropy ? { entropies: unpack(out[GRAPH_IO.entropy]!.data as Float32Array, sequences, padding, T) } : {}),
-  };
+  return { objective, logprobs: rows(GRAPH_IO.logprobs, out), ...(options.scores.entropy ? { entropies: rows(GRAPH_IO.entropy, out) } : {}) };
+}
+
+/** An accumulating pass's shared-prompt plan; an entropy bonus keeps the unshared path (its weights would need the prompt's entropies too). */
+function sharedPlan(engine: ModelEngine, sequences: readonly (readonly number[])[], options: DifferentiateOptions): PromptPlan | undefined {
+  return options.entropyWeights ? undefined : sharingPlan(engine, sequences, options.promptLengths);
+}
+
+/** An accumulating pass whose rows share prompts: the rows alone through {@link differentiate}, the groups through `shared-prompts.ts`. */
+async function accumulateShared(
+  engine: ModelEngine,
+  rope: RopeCache,
+  sequences: readonly (readonly number[])[],
+  weights: readonly ArrayLike<number>[],
+  optimizer: ResidentOptimizer,
+  plan: PromptPlan,
+  options: DifferentiateOptions,
+): Promise<AccumulatedResult> {
+  const { promptLengths, completionOnly, ...unshared } = options;
+  const wanted = options.scores;
+  const into = wanted ? { logprobs: new Array<Float32Array>(sequences.length), ...(wanted.entropy ? { entropies: new Array<Float32Array>(sequences.length) } : {}) } : undefined;
+  let objective = 0;
+  if (plan.alone.length > 0) {
+    const alone = await differentiate(engine, rope, plan.alone.map((b) => sequences[b]!), plan.alone.map((b) => weights[b]!), { ...unshared, into: optimizer });
+    objective += alone.objective;
+    plan.alone.forEach((b, i) => {
+      if (into) into.logprobs[b] = alone.logprobs![i]!;
+      if (into?.entropies) into.entropies[b] = alone.entropies![i]!;
+    });
+  }
+  const weightedOnly = !wanted || wanted.weightedOnly === true;
+  objective += await accumulateSharedPrompts(engine, rope, sequences, weights, plan.groups, optimizer, { ...unshared, entropy: wanted?.entropy ?? false, completionOnly: completionOnly ?? false, weightedOnly }, into);
+  if (into && completionOnly) zeroPrompts([into.logprobs, ...(into.entropies ? [into.entropies] : [])], promptLengths!);
+  // Rows computed alone had a full head: their unweighted entries go too, so every row reads alike.
+  if (into && wanted?.weightedOnly) zeroUnweighted([into.logprobs, ...(into.entropies ? [into.entropies] : [])], weights);
+  return { objective, ...(into ?? {}) };
 }
 
 /** `weightedOnly`: every row's entries without a weight are 0, whichever path scored it. */

@@ -1,4 +1,5 @@
-import { GRAPH_IO, type GradientTarget } from '../graph/graphs.js';
+import { GRAPH_IO } from '../graph/graphs.js';
+import type { TrainedWeights } from './graph-spec.js';
 import { accumulatorName, nextName, onnxTensor, type OnnxHostTensor, type OrtTensor, type ResidentOptimizer } from '../graph/onnx.js';
 import { MASKED, attentionBias, gatherRows, headFeeds, packLeft, positionsFromMask, type RopeCache, type ScoringTemperature } from './batch.js';
 import type { ModelEngine, WeightSource } from './engine.js';
@@ -194,9 +195,9 @@ export async function scoreSharedPrompts(
   const lora = options.adapter?.config;
   // completionOnly: the prompt's scores are not wanted, so its pass has no LM head (the prefill graph).
   const promptScored = !options.completionOnly;
-  const prefixGraph = promptScored ? await engine.promptPrefix(entropy, lora) : await engine.prefill(lora);
+  const prefixGraph = await engine.graph(promptScored ? { kind: 'prompt-prefix', entropy } : { kind: 'prefill', sampler: false }, lora);
   const perGroup = sameSizeGroups(groups);
-  const suffixGraph = await engine.promptSuffix(entropy, lora, perGroup);
+  const suffixGraph = await engine.graph({ kind: 'prompt-suffix', entropy, perGroup }, lora);
   const prefix = prefixBatch(engine, rope, sequences, groups, options.temperature);
   const { numLayers } = engine.model.config;
   const presents = Array.from({ length: numLayers }, (_, l) => [GRAPH_IO.presentKey(l), GRAPH_IO.presentValue(l)]).flat();
@@ -242,7 +243,7 @@ export async function accumulateSharedPrompts(
   weights: readonly ArrayLike<number>[],
   groups: readonly PromptGroup[],
   optimizer: ResidentOptimizer,
-  options: WeightSource & ScoringTemperature & { target: Exclude<GradientTarget, 'none'>; entropy?: boolean; completionOnly?: boolean; weightedOnly?: boolean },
+  options: WeightSource & ScoringTemperature & { target: TrainedWeights; entropy?: boolean; completionOnly?: boolean; weightedOnly?: boolean },
   into?: { logprobs: Float32Array[]; entropies?: Float32Array[] },
 ): Promise<number> {
   const entropy = (options.entropy ?? false) && into?.entropies !== undefined;
@@ -272,7 +273,7 @@ export async function accumulateSharedPrompts(
   //    will have no LM head, the prompt positions' scores; without scores, no LM head here either).
   const headless = !prefixWeighted;
   const promptScored = headless && into !== undefined && !options.completionOnly;
-  const prefixForward = promptScored ? await engine.promptPrefix(entropy, lora) : await engine.prefill(lora);
+  const prefixForward = await engine.graph(promptScored ? { kind: 'prompt-prefix', entropy } : { kind: 'prefill', sampler: false }, lora);
   const stepFeeds = withoutTargets(prefix.feeds);
   const pre = await prefixForward.session.run(
     { ...(promptScored ? prefix.feeds : stepFeeds), ...(await engine.weightFeeds(prefixForward.built, source)) },
@@ -297,7 +298,7 @@ export async function accumulateSharedPrompts(
     });
     // weightedOnly: the continuations' LM head reads only the weighted positions (none weighted: all of them).
     const head = options.weightedOnly ? headPositions(suffixWeights) : undefined;
-    const suffixGraph = await engine.promptSuffixTraining(options.target, entropy, lora, perGroup, head !== undefined);
+    const suffixGraph = await engine.graph({ kind: 'prompt-suffix-train', target: options.target, entropy, perGroup, headPositions: head !== undefined }, lora);
     const accumulation = optimizer.accumulation();
     const post = await suffixGraph.session.run(
       {
@@ -331,7 +332,7 @@ export async function accumulateSharedPrompts(
     }
   }
   // Weighted prompt tokens need the LM head in the backward; otherwise only the keys/values matter.
-  const prefixGraph = headless ? await engine.promptPrefixBackward(options.target, lora) : await engine.promptPrefixTraining(options.target, entropy, lora);
+  const prefixGraph = await engine.graph(headless ? { kind: 'prompt-prefix-backward', target: options.target } : { kind: 'prompt-prefix-train', target: options.target, entropy }, lora);
   const accumulation = optimizer.accumulation();
   const again = await prefixGraph.session.run(
     {

@@ -85,6 +85,6 @@ export async function createTrainablePolicy(config: TrainConfig, options: { tiny
   const targetModules = lora.targets as ProjectionName[];
   const adapter = lora.rank > 0 ? LoraAdapter.create(model.config, { rank: lora.rank, alpha: lora.alpha, targetModules }, { seed: config.seed }) : undefined;
   const lm = await Policy.create(model, { ...engine, ...(adapter ? { adapter } : {}) });
-  const policy = new LmTrainablePolicy(lm, (m) => Policy.create(m, { ...engine, train: 'full' }));
+  const policy = new LmTrainablePolicy(lm);
   return { model, policy };
 }

@@ -8,10 +8,9 @@
 import type { Rng } from '../../base/rng.js';
 import type { Policy } from '../../lm/compute/policy.js';
 import type { PolicyTrainer } from '../../lm/compute/policy-trainer.js';
-import { LanguageModel } from '../../lm/model/language-model.js';
 import { PromptCache } from '../../lm/compute/prompt-cache.js';
 import { temperatureOf } from '../../lm/compute/batch.js';
-import type { AdamWOptions, AdamWState, OptimizerStepReport, PolicyOptimizer } from '../optim/policy-optimizer.js';
+import type { AdamWOptions, PolicyOptimizer } from '../optim/policy-optimizer.js';
 import { TrainError } from '../train-error.js';
 import { TemplateChatCodec } from './template-chat-codec.js';
 import type { BackwardOptions, ChatCodec, GenerateRequest, GenerateResult, ParameterValue, ScoreOptions, TokenScores, TrainablePolicy } from './trainable-policy.js';
@@ -32,19 +31,11 @@ import type { BackwardOptions, ChatCodec, GenerateRequest, GenerateResult, Param
 export class LmTrainablePolicy implements TrainablePolicy {
   readonly codec: ChatCodec;
   private disposed = false;
-  /** The LM policy's resident trainer behind the current optimizer. */
+  /** The LM policy's resident trainer: the optimizer the run holds. */
   private trainer: PolicyTrainer | undefined;
-  private trainerOptions: AdamWOptions | undefined;
 
-  /**
-   * @param lm the LM-layer policy (owned by this adapter from now on: `dispose()` closes it).
-   * @param recreate builds a policy over a model with other base weights; needed by
-   *   {@link freezeReference} under full tuning (LoRA's reference is adapters-off and needs none).
-   */
-  constructor(
-    private lm: Policy,
-    private readonly recreate?: (model: LanguageModel) => Promise<Policy>,
-  ) {
+  /** @param lm the LM-layer policy (owned by this adapter from now on: `dispose()` closes it). */
+  constructor(private readonly lm: Policy) {
     const tokenizer = lm.model.tokenizer;
     const endOfTurn = tokenizer.idToToken(lm.model.generationDefaults.stopTokenIds.find((id) => tokenizer.idToToken(id) === '<|im_end|>') ?? lm.model.generationDefaults.stopTokenIds[0] ?? 0) ?? '<|im_end|>';
     this.codec = new TemplateChatCodec(tokenizer, endOfTurn);
@@ -115,14 +106,8 @@ export class LmTrainablePolicy implements TrainablePolicy {
   }
 
   async createOptimizer(options: AdamWOptions): Promise<PolicyOptimizer> {
-    this.trainerOptions = options;
     this.trainer = await this.lm.createTrainer(options);
-    // The optimizer asks for the current trainer on every call: freezeReference rebuilds the LM
-    // policy (and moves the trainer's state over) under the optimizer the run holds.
-    return new LmPolicyOptimizer(() => {
-      if (!this.trainer) throw new TrainError('the optimizer was released with its policy');
-      return this.trainer;
-    });
+    return this.trainer;
   }
 
   parameterCount(): number {
@@ -150,63 +135,14 @@ export class LmTrainablePolicy implements TrainablePolicy {
     }
   }
 
-  /**
-   * Makes the current weights the KL reference. LoRA: nothing to do (the reference is the base
-   * model with adapters off). Full tuning: the LM policy scores references with its base
-   * weights, so it is rebuilt over a model whose base weights are the current ones, and the
-   * trainer (parameters and AdamW moments) moves to the new policy.
-   */
+  /** Makes the current weights the KL reference (see `Policy.freezeReference`: full tuning copies them into the base weights; LoRA needs nothing). */
   async freezeReference(): Promise<void> {
-    if (this.lm.train !== 'full') return;
-    if (!this.recreate) throw new TrainError('full-tuning reference refresh needs the `recreate` factory of LmTrainablePolicy');
-    const model = this.lm.model;
-    const current = await this.readParameters();
-    const state = this.trainer ? await this.trainer.exportState() : undefined;
-    const weights = new Map(model.weights);
-    for (const [name, t] of current) weights.set(name, t);
-    const next = await this.recreate(new LanguageModel(model.dir, model.config, model.tokenizer, model.generationDefaults, weights));
-    await this.lm.close();
-    this.lm = next;
-    if (state && this.trainerOptions) {
-      this.trainer = await this.lm.createTrainer(this.trainerOptions);
-      this.trainer.importState(state);
-    } else this.trainer = undefined;
+    await this.lm.freezeReference();
   }
 
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
     await this.lm.close();
-  }
-}
-
-/** The trainer-side view of the LM policy's resident trainer (state format conversions). */
-class LmPolicyOptimizer implements PolicyOptimizer {
-  constructor(private readonly current: () => PolicyTrainer) {}
-
-  get stepCount(): number {
-    return this.current().stepCount;
-  }
-
-  zeroGrad(): void {
-    this.current().zeroGrad();
-  }
-
-  async step(lr: number, maxGradNorm: number): Promise<OptimizerStepReport> {
-    const r = await this.current().step(lr, maxGradNorm);
-    return { gradNorm: r.gradNorm, nonFinite: [...r.nonFinite] };
-  }
-
-  async exportState(): Promise<AdamWState> {
-    const s = await this.current().exportState();
-    return { step: s.step, m: new Map(s.state.get('m')), v: new Map(s.state.get('v')) };
-  }
-
-  importState(state: AdamWState): void {
-    try {
-      this.current().importState({ step: state.step, state: new Map([['m', state.m], ['v', state.v]]) });
-    } catch (e) {
-      throw new TrainError(e instanceof Error ? e.message : String(e));
-    }
   }
 }

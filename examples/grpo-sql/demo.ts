@@ -27,10 +27,10 @@ import type { SqlObservation } from '../../envs/sql/observation/sql-observation.
 import type { SqlAction } from '../../envs/sql/sql-env.js';
 import type { Env } from '../../src/gym/env.js';
 import { packageRoot } from '../../src/base/package-root.js';
-import { loadTrainConfig } from '../../src/train/config/load-config.js';
 import type { TrainConfig } from '../../src/train/config/schema.js';
 import { estimateTrainingMemory, formatBytes } from '../../src/train/diagnostics/memory-estimate.js';
 import { formatDuration } from '../../src/train/metrics/progress-line.js';
+import { loadSqlTrainConfig } from '../../src/recipes/sql/sql-config.js';
 import { answersWithSql, createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
 import { runTraining, type SplitSuccess, type TrainingSummary } from '../../src/train/training-run.js';
 import { headroomLine } from '../../src/train/eval/headroom-line.js';
@@ -54,10 +54,10 @@ export function flagOverrides(values: Record<string, string | boolean | string[]
     sets.push(`model.path=${JSON.stringify(values['model'])}`);
     // Real models train LoRA adapters; the base model (adapters off) is the KL reference.
     sets.push(`model.lora.rank=${values['lora-rank'] ?? 16}`);
-    sets.push('env.compactTools=false');
+    sets.push('sql.compactTools=false');
     // A real model reads values out of result tables, so it answers with values (the bundled
     // tiny model answers with SQL, judged by execution match) and learns to describe first.
-    sets.push('env.kwargs.answerMode="value"', 'sft.describeTables=true');
+    sets.push('env.kwargs.answerMode="value"', 'sql.sft.describeTables=true');
     // Real tokenizers are efficient, but the full tool schemas and schema descriptions need room.
     sets.push('rollout.maxTotalTokens=2048', 'rollout.maxNewTokensPerTurn=128');
   } else if (typeof values['lora-rank'] === 'string') {
@@ -105,7 +105,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const started = Date.now();
   const configFile = values.config ?? join(packageRoot(), 'examples', 'grpo-sql', values.quick ? 'quick-config.json' : 'config.json');
-  const config = await loadTrainConfig(configFile, flagOverrides(values));
+  const config = await loadSqlTrainConfig(configFile, flagOverrides(values));
   console.log(`sqlenv GRPO example — config ${configFile}, run directory ${config.runDir}`);
 
   const resources = await createSqlTrainingSetup(config);

@@ -92,12 +92,12 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
     const { policy, task } = run.setup;
     const available = run.setup.questionCount(split);
     const episodes = o.all ? available : Math.min(o.episodes, available);
-    const tiers = run.config.env.evalDifficulties;
+    const tiers = run.config.sql.evalDifficulties;
     const unguidedRollout = { ...run.config.rollout, guidedDecoding: 'off' as const };
     const rollout = o.guided ? { ...run.config.rollout, guidedDecoding: 'evaluation' as const } : unguidedRollout;
     const decoding = decodingOf(task, rollout, 'evaluation');
     if (!o.json) {
-      console.log(`model of ${o.runDir} (checkpoint of step ${run.step}) on ${run.config.env.dataset}/${split}: ${episodes} of ${available} questions${tiers.length ? ` (difficulty ${tiers.join(', ')}: the run's env.evalDifficulties)` : ''}, greedy, ${decoding} decoding`);
+      console.log(`model of ${o.runDir} (checkpoint of step ${run.step}) on ${run.config.env.dataset}/${split}: ${episodes} of ${available} questions${tiers.length ? ` (difficulty ${tiers.join(', ')}: the run's sql.evalDifficulties)` : ''}, greedy, ${decoding} decoding`);
       if (o.guided && decoding === 'unguided') console.log("(the run's task has no decoding guide: --guided decodes as without it)");
     }
     const greedy = await evaluatePolicy(policy, task, pool, split, episodes, rollout, new Rng(o.seed));

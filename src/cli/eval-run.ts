@@ -7,7 +7,8 @@
 import { Rng } from '../base/rng.js';
 import { openTrainedRun } from '../recipes/sql/trained-run.js';
 import { SqlenvError } from '../base/sqlenv-error.js';
-import { loadTrainConfig, TrainConfigError } from '../train/config/load-config.js';
+import { TrainConfigError } from '../train/config/load-config.js';
+import { loadSqlTrainConfig } from '../recipes/sql/sql-config.js';
 import { evaluatePolicy, evaluateSampled, outcomesOf } from '../train/eval/evaluate-policy.js';
 import { sharpeningHeadroom, type PassAtKPoint } from '../train/eval/pass-at-k.js';
 import { writeFileAtomic } from '../train/checkpoint/durable-fs.js';
@@ -63,7 +64,7 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
   let config: unknown;
   if (o.configFile !== undefined) {
     try {
-      config = await loadTrainConfig(o.configFile);
+      config = await loadSqlTrainConfig(o.configFile);
     } catch (err) {
       if (!(err instanceof TrainConfigError)) throw err;
       console.error(`sqlenv eval: ${err.message}`);

@@ -59,6 +59,25 @@ describe('sqlenv train without a config', () => {
   });
 });
 
+describe("sqlenv train and the SQL recipe's section", () => {
+  it('resolves, lists and validates the sql section; an old path is told its new one', async () => {
+    const errors: string[] = [];
+    const lines: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((s: unknown) => void errors.push(String(s)));
+    vi.spyOn(console, 'log').mockImplementation((s: unknown) => void lines.push(String(s)));
+    expect(await trainCli(['--config', 'examples/grpo-sql/config.json', '--print-config'])).toBe(0);
+    expect(JSON.parse(lines[0]!).sql).toMatchObject({ compactTools: true, generated: { split: 'procedural' }, sft: { describeTables: false } });
+    expect(await trainCli(['--options'])).toBe(0);
+    expect(lines[1]).toMatch(/^\| `sql\.sft\.rehearsals` \|/m);
+    expect(await trainCli(['--defaults', '--set', 'env.generated.split="p"', '--set', 'sql.sft.mistakeshare=0.5'])).toBe(2);
+    expect(errors).toEqual([
+      'sqlenv train: invalid training config:\n' +
+        '  - option "env.generated" has moved to "sql.generated" (the sql recipe\'s section): write it there instead\n' +
+        '  - unknown option "sql.sft.mistakeshare" — did you mean "mistakeShare"?',
+    ]);
+  });
+});
+
 /** `sqlenv ARGS` from the sources; resolves with its exit code and output once it exits. */
 function sqlenv(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env: { ...process.env, SQLENV_DEBUG: '' } });

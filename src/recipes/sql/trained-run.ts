@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { CheckpointStore } from '../../train/checkpoint/checkpoint-store.js';
+import { TrainConfigError } from '../../train/config/load-config.js';
 import { readRunConfig, RUN_CONFIG_FILE } from '../../train/run/run-config-file.js';
 import { RecipeError } from '../recipe-error.js';
 import { resolveSqlTrainConfig, type SqlTrainConfig } from './sql-config.js';
@@ -51,7 +52,7 @@ export async function openTrainedRun(runDir: string, options: TrainedRunOptions)
       `${runDir} has no ${RUN_CONFIG_FILE} (runs record their config there since it was added); pass the config the run was trained with: --config FILE`,
     );
   }
-  const trained = resolveSqlTrainConfig(raw);
+  const trained = resolveRunConfig(raw, options.config === undefined ? `${runDir}/${RUN_CONFIG_FILE}` : undefined);
   const splits = options.splits ?? trained.env.evalSplits;
   if (splits.length === 0) throw new RecipeError(`the run has no test split (its env.evalSplits is empty): name the split to evaluate (--split NAME)`);
   // The run's own directory (it may have moved since), and only the splits asked for: no
@@ -77,6 +78,16 @@ export async function openTrainedRun(runDir: string, options: TrainedRunOptions)
     throw err;
   }
   return { ...resources, config, step, steps };
+}
+
+/** The run's config resolved; one read from the run directory that no longer validates says how to pass one that does. */
+function resolveRunConfig(raw: unknown, file: string | undefined): SqlTrainConfig {
+  try {
+    return resolveSqlTrainConfig(raw);
+  } catch (err) {
+    if (!(err instanceof TrainConfigError) || file === undefined) throw err;
+    throw new RecipeError(`${file} is not a valid config today (${err.problems.join('; ')}); pass the run's config in today's layout with --config FILE`);
+  }
 }
 
 async function readRunConfigOrExplain(runDir: string): Promise<unknown> {

@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
+import { isPlainObject } from '../../gym/check/result-checks.js';
 import type { ConfigSection } from './config-section.js';
 import { suggestName } from './did-you-mean.js';
 import { grpoTrainSplit, TRAIN_CONFIG_SCHEMA, type ConfigSchemaNode, type TrainConfig } from './schema.js';
@@ -64,10 +65,6 @@ function movedOptions(config: unknown, section: AnySection | undefined): string[
     problems.push(`option "${from}" has moved to "${to}" (the ${section!.key} recipe's section): write it there instead`);
   }
   return problems;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -2,7 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generatedSeed, loadSqlTrainConfig, resolveSqlTrainConfig, sqlEnvKwargs } from '../../src/recipes/sql/sql-config.js';
+import { generatedSeed, loadSqlTrainConfig, resolveSqlTrainConfig, SQL_CONFIG_SECTION, sqlEnvKwargs } from '../../src/recipes/sql/sql-config.js';
+import { TRAIN_CONFIG_SCHEMA, type ConfigSchemaNode } from '../../src/train/config/schema.js';
 import { RecipeError } from '../../src/recipes/recipe-error.js';
 import { parseConfigText, resolveTrainConfig, TrainConfigError } from '../../src/train/config/load-config.js';
 
@@ -57,8 +58,13 @@ describe('the sql section', () => {
     ]);
   });
 
-  it('is not the generic trainer\'s: without the recipe it is an unknown option', () => {
+  it('is not the generic trainer\'s: without the recipe it is an unknown option, and no option it took is left there', () => {
     expect(() => resolveTrainConfig({ sql: {} })).toThrow(/unknown option "sql"/);
+    const at = (path: string) => path.split('.').reduce<ConfigSchemaNode | undefined>((node, key) => node?.properties?.[key], TRAIN_CONFIG_SCHEMA);
+    for (const [from, to] of Object.entries(SQL_CONFIG_SECTION.moved ?? {})) {
+      expect(at(from), from).toBeUndefined();
+      expect(at(to.replace(/^sql\./, '')), to).toBeUndefined();
+    }
   });
 });
 

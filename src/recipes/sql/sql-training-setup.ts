@@ -134,7 +134,7 @@ export async function createSqlTrainingSetup(
         describeTables: config.sql.sft.describeTables,
         mistakeShare,
         mistakeSeed: config.seed,
-        answerWithSql: kwargs.answerMode === 'sql',
+        answerWithSql: answersWithSql(config),
       });
     const setup: TrainingSetup<SqlObservation> = {
       config,

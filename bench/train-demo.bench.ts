@@ -13,13 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { ALARM_EVENT_PREFIX } from '../src/train/diagnostics/alarms.js';
 import type { ResultRow } from '../src/train/eval/results-table.js';
 import { splitChanges, type SplitChange } from '../src/train/eval/training-verdict.js';
-import type { TrainConfig } from '../src/train/config/schema.js';
+import type { SqlTrainConfig } from '../src/recipes/sql/sql-config.js';
 import type { TrainingSummary } from '../src/train/run/run-types.js';
 import { mdTable, type BenchSection } from './harness.js';
 
 /** What the demo writes with `--result-json FILE`: the run's config, its summary and the printed table's rows. */
 interface DemoResult {
-  config: TrainConfig;
+  config: SqlTrainConfig;
   summary: TrainingSummary;
   rows: ResultRow[];
 }
@@ -58,8 +58,8 @@ function signedStats(points: number[]): string {
 /** How the run narrowed the questions (a curriculum), in words for the table's caption. */
 function curriculum(r: DemoResult | undefined): string {
   if (!r) return '';
-  const train = r.config.env.trainDifficulties;
-  const held = r.config.env.evalDifficulties;
+  const train = r.config.sql.trainDifficulties;
+  const held = r.config.sql.evalDifficulties;
   if (train.length === 0 && held.length === 0) return ' and difficulties';
   return `; curriculum: trained on the ${train.length ? train.join('/') : 'all'} tier${train.length === 1 ? '' : 's'} and evaluated on the ${held.length ? held.join('/') : 'all'} tier${held.length === 1 ? '' : 's'} of the held-out splits`;
 }

@@ -8,17 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import '../envs/sql/index.js';
 import { Rng } from '../src/base/rng.js';
-import { resolveTrainConfig } from '../src/train/config/load-config.js';
 import { computeAdvantages } from '../src/train/math/advantages.js';
 import { policyLoss, type LossSequence } from '../src/train/math/policy-loss.js';
 import { EnvPool } from '../src/train/rollout/env-pool.js';
 import { rolloutEpisodes } from '../src/train/rollout/multi-turn-rollout.js';
-import { createSqlTrainingSetup } from '../src/recipes/sql/sql-training-setup.js';
+import { resolveSqlTrainConfig, type SqlTrainConfig } from '../src/recipes/sql/sql-config.js';
+import { createSqlTrainingSetup, type SqlTrainingResources } from '../src/recipes/sql/sql-training-setup.js';
 import { turnAdvantages } from '../src/train/math/turn-advantages.js';
 import { adamw, ResidentOptimizer, Runtime } from '../src/onnx/index.js';
 import { adamwReferenceStep, clipReference } from '../src/onnx/optim/reference.js';
 import type { SqlObservation } from '../envs/sql/observation/sql-observation.js';
-import type { TrainConfig } from '../src/train/config/schema.js';
 import { sftLoss } from '../src/train/math/policy-loss.js';
 import { applyPolicyUpdate } from '../src/train/grpo/policy-update.js';
 import type { TrainingSetup } from '../src/train/run/run-types.js';
@@ -60,12 +59,12 @@ async function optimizerSteps(count: number, tensors: number): Promise<{ residen
  * The scripted agent's solved trajectories over the first `questions` questions of `split`: at most
  * `keep` of them, and none longer than `maxTokens`.
  */
-async function oracleTrajectories(setup: TrainingSetup<SqlObservation>, config: TrainConfig, split: string, limits: { questions: number; keep?: number; maxTokens?: number }): Promise<SftSequence[]> {
+async function oracleTrajectories({ setup, makeOracle }: SqlTrainingResources, config: SqlTrainConfig, split: string, limits: { questions: number; keep?: number; maxTokens?: number }): Promise<SftSequence[]> {
   const env = setup.makeEnv(split);
   const out: SftSequence[] = [];
   try {
     for (let i = 0; out.length < (limits.keep ?? Infinity) && i < limits.questions; i++) {
-      const t = await agentTrajectory(env, setup.makeOracle!(), setup.task, setup.policy.codec, setup.task.episodeSpec!(i, split), config.env.stepBudget);
+      const t = await agentTrajectory(env, makeOracle(), setup.task, setup.policy.codec, setup.task.episodeSpec!(i, split), config.env.stepBudget);
       if (t.correct && t.tokens.length <= (limits.maxTokens ?? Infinity)) out.push(t);
     }
   } finally {
@@ -78,8 +77,9 @@ async function oracleTrajectories(setup: TrainingSetup<SqlObservation>, config: 
  * SFT steps on the scripted agent's trajectories of the smoke split (as the demo's SFT runs them),
  * against the former step: a scoring pass over every row, then a backward pass over every row.
  */
-async function sftSteps(setup: TrainingSetup<SqlObservation>, config: TrainConfig): Promise<{ trajectories: number; tokens: number; oursMs: number; formerMs: number }> {
-  const batch = await oracleTrajectories(setup, config, 'smoke', { questions: 32, keep: 8 });
+async function sftSteps(resources: SqlTrainingResources, config: SqlTrainConfig): Promise<{ trajectories: number; tokens: number; oursMs: number; formerMs: number }> {
+  const { setup } = resources;
+  const batch = await oracleTrajectories(resources, config, 'smoke', { questions: 32, keep: 8 });
   const optimizer = await setup.policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
   const options = { lr: 1e-5, maxGradNorm: 1, microBatches: 1 };
   const sequences = batch.map((s) => s.tokens);
@@ -105,12 +105,12 @@ async function sftSteps(setup: TrainingSetup<SqlObservation>, config: TrainConfi
  * by length (`sft.groupByLength`) and against the random order on 2 threads (`model.threads` 2);
  * the three alternate twice, and each epoch's time counts only the steps.
  */
-async function sftEpochs(base: TrainConfig): Promise<{ trajectories: number; tokens: number; random: { ms: number; padding: number }; grouped: { ms: number; padding: number }; twoThreads: { ms: number; padding: number } }> {
-  const config = resolveTrainConfig({ ...base, env: { ...base.env, trainSplit: 'train', trainDifficulties: ['easy'] } });
+async function sftEpochs(base: SqlTrainConfig): Promise<{ trajectories: number; tokens: number; random: { ms: number; padding: number }; grouped: { ms: number; padding: number }; twoThreads: { ms: number; padding: number } }> {
+  const config = resolveSqlTrainConfig({ ...base, env: { ...base.env, trainSplit: 'train' }, sql: { ...base.sql, trainDifficulties: ['easy'] } });
   const one = await createSqlTrainingSetup(config);
-  const two = await createSqlTrainingSetup(resolveTrainConfig({ ...config, model: { ...config.model, threads: 2 } }));
+  const two = await createSqlTrainingSetup(resolveSqlTrainConfig({ ...config, model: { ...config.model, threads: 2 } }));
   try {
-    const trajectories = await oracleTrajectories(one.setup, config, 'train', { questions: 128, maxTokens: config.rollout.maxTotalTokens });
+    const trajectories = await oracleTrajectories(one, config, 'train', { questions: 128, maxTokens: config.rollout.maxTotalTokens });
     const options = { lr: 1e-5, maxGradNorm: 1, microBatches: 1 };
     const epochOf = async (setup: TrainingSetup<SqlObservation>) => {
       const optimizer = await setup.policy.createOptimizer({ beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 });
@@ -163,7 +163,7 @@ export default async function bench(): Promise<BenchSection> {
 
   // (2) one GRPO step's compute on the tiny model.
   const runDir = await mkdtemp(join(tmpdir(), 'sqlenv-train-bench-'));
-  const config = resolveTrainConfig({ runDir, env: { trainSplit: 'smoke', evalSplits: [], compactTools: true, stepBudget: 6 }, rollout: { numGenerations: 4, questionsPerStep: 2, maxTurns: 3, maxNewTokensPerTurn: 32, maxTotalTokens: 768 } });
+  const config = resolveSqlTrainConfig({ runDir, env: { trainSplit: 'smoke', evalSplits: [], stepBudget: 6 }, sql: { compactTools: true }, rollout: { numGenerations: 4, questionsPerStep: 2, maxTurns: 3, maxNewTokensPerTurn: 32, maxTotalTokens: 768 } });
   const res = await createSqlTrainingSetup(config);
   const rows: (string | number)[][] = [];
   try {
@@ -193,7 +193,7 @@ export default async function bench(): Promise<BenchSection> {
     t0 = performance.now();
     await optimizer.step(1e-4, 1);
     const stepMs = performance.now() - t0;
-    const sft = await sftSteps(setup, config);
+    const sft = await sftSteps(res, config);
     const epochs = await sftEpochs(config);
     rows.push(
       ['rollout (8 episodes, batched generation + SQLEnv steps)', `${(rolloutMs / 1000).toFixed(2)} s`, `${(generated / (rolloutMs / 1000)).toFixed(0)} generated tok/s`],

@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import '../envs/sql/index.js';
 import { packageRoot } from '../src/base/package-root.js';
 import { createSqlTrainingSetup } from '../src/recipes/index.js';
-import { readRunMetrics, resolveTrainConfig, runTraining, type TrainablePolicy } from '../src/train/index.js';
+import { readRunMetrics, runTraining, type TrainablePolicy } from '../src/train/index.js';
+import { resolveSqlTrainConfig } from '../src/recipes/sql/sql-config.js';
 import { mdTable, type BenchSection } from './harness.js';
 import { referencePython } from './reference-python.js';
 
@@ -88,7 +89,7 @@ function timedPolicy(policy: TrainablePolicy, spent: Map<string, number>, prompt
 
 async function runOurs(modelDir: string, runDir: string, tools: readonly TrlTool[]): Promise<StepTiming[]> {
   const s = SETTINGS;
-  const config = resolveTrainConfig({
+  const config = resolveSqlTrainConfig({
     runDir,
     mode: 'grpo',
     seed: 0,

@@ -91,6 +91,30 @@ const OPTION_NAMES = Object.keys({
 } satisfies Record<keyof SqlEnvOptions, 0>);
 
 /**
+ * Checks options as SQLEnv's constructor does, without making an env: a misspelt name (with a suggestion), a step
+ * budget that is not a positive integer, an unknown render mode. What builds envs from a config (a training recipe's
+ * `env.kwargs`) checks them here first, so the mistake is reported with the config's other problems.
+ *
+ * @throws SqlEnvError naming the option and what it must be.
+ * @example
+ * ```ts
+ * checkSqlEnvOptions({ answerMode: 'sql' }); // passes
+ * checkSqlEnvOptions({ stepbudget: 5 }); // throws: unknown SQLEnv option "stepbudget" (did you mean "stepBudget"?); …
+ * ```
+ */
+export function checkSqlEnvOptions(options: object): asserts options is SqlEnvOptions {
+  const unknown = unknownKeys(options, OPTION_NAMES);
+  if (unknown.length > 0) throw new SqlEnvError(`unknown SQLEnv option ${unknown.join(', ')}; SQLEnv reads ${OPTION_NAMES.join(', ')}`);
+  const { stepBudget, renderMode } = options as SqlEnvOptions;
+  if (stepBudget !== undefined && (!Number.isInteger(stepBudget) || stepBudget < 1)) {
+    throw new SqlEnvError(`stepBudget must be a positive integer, got ${String(stepBudget)}`);
+  }
+  if (renderMode !== undefined && renderMode !== 'ansi') {
+    throw new SqlEnvError(`renderMode must be 'ansi' or undefined, got ${JSON.stringify(renderMode)}`);
+  }
+}
+
+/**
  * SQLEnv: answer a question about a SQLite database with four tools — `describe`, `sample`,
  * `query` (read-only, sandboxed, time-limited) and `answer` — under a step budget, with dense
  * shaped rewards and an exact judge.
@@ -142,15 +166,8 @@ export class SQLEnv extends Env<SqlObservation, SqlAction> {
   constructor(options: SqlEnvOptions = {}) {
     super();
     this.options = options;
-    const unknown = unknownKeys(options, OPTION_NAMES);
-    if (unknown.length > 0) throw new SqlEnvError(`unknown SQLEnv option ${unknown.join(', ')}; SQLEnv reads ${OPTION_NAMES.join(', ')}`);
+    checkSqlEnvOptions(options);
     this.stepBudget = options.stepBudget ?? DEFAULT_STEP_BUDGET;
-    if (!Number.isInteger(this.stepBudget) || this.stepBudget < 1) {
-      throw new SqlEnvError(`stepBudget must be a positive integer, got ${String(options.stepBudget)}`);
-    }
-    if (options.renderMode !== undefined && options.renderMode !== 'ansi') {
-      throw new SqlEnvError(`renderMode must be 'ansi' or undefined, got ${JSON.stringify(options.renderMode)}`);
-    }
     this.renderMode = options.renderMode;
     this.parser = new SqlActionParser(options.actionMode ?? 'tolerant');
     this.rewardConfig = resolveRewardConfig(options.reward);

@@ -19,13 +19,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { NoisyAgent, OracleAgent, RandomAgent, runEpisodes, type Env, type SqlAction, type SqlAgent, type SqlDataset, type SqlObservation } from 'sqlenv';
-import { answersWithSql, createSqlTrainingSetup, foundVersusAnswered } from 'sqlenv/recipes';
+import { answersWithSql, createSqlTrainingSetup, foundVersusAnswered, loadSqlTrainConfig, type SqlTrainConfig } from 'sqlenv/recipes';
 import {
   estimateTrainingMemory,
   formatBytes,
   formatDuration,
   headroomLine,
-  loadTrainConfig,
   resultsTable,
   runTraining,
   trainingResultLine,
@@ -33,7 +32,6 @@ import {
   type ResultRow,
   type SplitRole,
   type SplitSuccess,
-  type TrainConfig,
 } from 'sqlenv/train';
 
 const USAGE = `usage: npm run demo -- [--quick] [--config FILE] [--model DIR] [--device cpu|cuda|webgpu]
@@ -51,10 +49,10 @@ export function flagOverrides(values: Record<string, string | boolean | string[]
     sets.push(`model.path=${JSON.stringify(values['model'])}`);
     // Real models train LoRA adapters; the base model (adapters off) is the KL reference.
     sets.push(`model.lora.rank=${values['lora-rank'] ?? 16}`);
-    sets.push('env.compactTools=false');
+    sets.push('sql.compactTools=false');
     // A real model reads values out of result tables, so it answers with values (the bundled
     // tiny model answers with SQL, judged by execution match) and learns to describe first.
-    sets.push('env.kwargs.answerMode="value"', 'sft.describeTables=true');
+    sets.push('env.kwargs.answerMode="value"', 'sql.sft.describeTables=true');
     // Real tokenizers are efficient, but the full tool schemas and schema descriptions need room.
     sets.push('rollout.maxTotalTokens=2048', 'rollout.maxNewTokensPerTurn=128');
   } else if (typeof values['lora-rank'] === 'string') {
@@ -74,7 +72,7 @@ export function flagOverrides(values: Record<string, string | boolean | string[]
  * Plays `agent` on the questions the model is evaluated on (the run's order of the split), in the
  * environment the model is trained and judged in (`makeEnv`: the run's own, env.kwargs included).
  */
-async function baseline(agent: SqlAgent, makeEnv: () => Env<SqlObservation, SqlAction>, config: TrainConfig, questionIds: readonly string[]): Promise<SplitSuccess[string]> {
+async function baseline(agent: SqlAgent, makeEnv: () => Env<SqlObservation, SqlAction>, config: SqlTrainConfig, questionIds: readonly string[]): Promise<SplitSuccess[string]> {
   const report = await runEpisodes(makeEnv, agent, { episodes: questionIds.length, seed: config.seed, questionIds });
   return { success: report.success_rate, meanReturn: report.mean_return, episodes: report.episodes };
 }
@@ -89,9 +87,9 @@ function exampleDir(): string {
  * What each held-out split measures: the questions GRPO practised, other questions on the same
  * databases, hand-written databases it never practised on, and the databases SFT trained on.
  */
-function splitRoles(config: TrainConfig): Record<string, SplitRole> {
+function splitRoles(config: SqlTrainConfig): Record<string, SplitRole> {
   const roles: Record<string, SplitRole> = {};
-  const { split, heldOutSplit } = config.env.generated;
+  const { split, heldOutSplit } = config.sql.generated;
   for (const s of config.env.evalSplits) {
     if (s === split) roles[s] = 'adapt_practice';
     else if (s === heldOutSplit) roles[s] = 'adapt_heldout';
@@ -124,7 +122,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const started = Date.now();
   const configFile = values.config ?? join(exampleDir(), values.quick ? 'quick-config.json' : 'config.json');
-  const config = await loadTrainConfig(configFile, flagOverrides(values));
+  const config = await loadSqlTrainConfig(configFile, flagOverrides(values));
   console.log(`sqlenv GRPO example — config ${configFile}, run directory ${config.runDir}`);
 
   const resources = await createSqlTrainingSetup(config);

@@ -39,7 +39,7 @@ import { Rng } from '../../src/base/rng.js';
 import { packageRoot } from '../../src/base/package-root.js';
 import { writeSafetensors } from '../../src/lm/safetensors/writer.js';
 import { CheckpointStore } from '../../src/train/checkpoint/checkpoint-store.js';
-import { loadTrainConfig, resolveTrainConfig } from '../../src/train/config/load-config.js';
+import { loadSqlTrainConfig, resolveSqlTrainConfig } from '../../src/recipes/sql/sql-config.js';
 import { formatDuration, formatProgress } from '../../src/train/metrics/progress-line.js';
 import { learningRateAt } from '../../src/train/optim/lr-schedule.js';
 import { agentTrajectory, type SftSequence } from '../../src/train/sft/oracle-trajectories.js';
@@ -157,16 +157,16 @@ export async function pretrainBase(options: PretrainOptions): Promise<number> {
     const report = buildDataset({ outDir: corpusDir, domains, unseenDbIds: [], evalFraction: 0, smokeSize: 0 });
     // The demo's own env settings (system prompt, compact tools, step budget, answer mode), so
     // pre-training trajectories are exactly what the demo's SFT and rollouts render.
-    const demo = await loadTrainConfig(join(packageRoot(), 'examples', 'grpo-sql', 'config.json'));
-    const config = resolveTrainConfig({
+    const demo = await loadSqlTrainConfig(join(packageRoot(), 'examples', 'grpo-sql', 'config.json'));
+    const config = resolveSqlTrainConfig({
       runDir: join(work, 'run'),
       seed: options.seed,
       model: { path: 'tiny', tiny: { layers: options.layers, hidden: options.hidden, heads: options.heads, kvHeads: options.kvHeads, intermediate: options.intermediate, vocabSize: options.vocab } },
       env: {
         dataset: corpusDir, trainSplit: 'train', evalSplits: [], validationSplits: [],
-        compactTools: demo.env.compactTools, stepBudget: demo.env.stepBudget, kwargs: demo.env.kwargs, trainDifficulties: demo.env.trainDifficulties,
+        stepBudget: demo.env.stepBudget, kwargs: demo.env.kwargs,
       },
-      sft: { describeTables: true },
+      sql: { compactTools: demo.sql.compactTools, trainDifficulties: demo.sql.trainDifficulties, sft: { describeTables: true } },
     });
     const res = await createSqlTrainingSetup(config);
     try {
@@ -261,7 +261,7 @@ async function corpusTrajectories(
   const { setup, datasets } = res;
   const train = datasets.get('train')!;
   const env = setup.makeEnv('train');
-  const oracle = setup.makeOracle!();
+  const oracle = res.makeOracle();
   const perDb = new Map<string, number>();
   const sequences: SftSequence[] = [];
   try {

@@ -29,8 +29,7 @@ import { packageRoot } from '../../src/base/package-root.js';
 import { SqlenvError } from '../../src/base/sqlenv-error.js';
 import '../../envs/sql/index.js';
 import { CheckpointStore } from '../../src/train/checkpoint/checkpoint-store.js';
-import { loadTrainConfig } from '../../src/train/config/load-config.js';
-import type { TrainConfig } from '../../src/train/config/schema.js';
+import { loadSqlTrainConfig, type SqlTrainConfig } from '../../src/recipes/sql/sql-config.js';
 import { runTraining } from '../../src/train/training-run.js';
 import { writeSafetensors } from '../../src/lm/safetensors/writer.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
@@ -90,13 +89,13 @@ async function writeCorpus(dir: string, o: ProceduralStageOptions): Promise<numb
  * const config = await stageConfig(options, '/tmp/stage/dataset', 4800);
  * ```
  */
-export function stageConfig(o: Pick<ProceduralStageOptions, 'from' | 'runDir' | 'epochs' | 'seed'>, dataset: string, questions: number): Promise<TrainConfig> {
-  return loadTrainConfig(join(packageRoot(), 'examples', 'grpo-sql', 'config.json'), [
+export function stageConfig(o: Pick<ProceduralStageOptions, 'from' | 'runDir' | 'epochs' | 'seed'>, dataset: string, questions: number): Promise<SqlTrainConfig> {
+  return loadSqlTrainConfig(join(packageRoot(), 'examples', 'grpo-sql', 'config.json'), [
     `seed=${o.seed}`, `runDir=${JSON.stringify(o.runDir)}`,
     `env.dataset=${JSON.stringify(dataset)}`, `model.path=${JSON.stringify(resolve(o.from))}`,
     'env.evalSplits=[]', 'eval.untrained=false', 'grpo.steps=0',
     // One thread, as the stage's weights were made; and none of the demo's GRPO corpus, which an SFT-only run never reads.
-    'model.threads=1', 'env.generated.split=""', 'grpo.trainSplit=""',
+    'model.threads=1', 'sql.generated.split=""', 'grpo.trainSplit=""',
     `sft.questions=${questions}`, `sft.epochs=${o.epochs}`, 'sft.minEpochs=1', 'sft.validationEpisodes=0',
   ]);
 }

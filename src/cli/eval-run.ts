@@ -7,7 +7,8 @@
 import { Rng } from '../base/rng.js';
 import { openTrainedRun } from '../recipes/sql/trained-run.js';
 import { SqlenvError } from '../base/sqlenv-error.js';
-import { loadTrainConfig, TrainConfigError } from '../train/config/load-config.js';
+import { TrainConfigError } from '../train/config/load-config.js';
+import { loadSqlTrainConfig } from '../recipes/sql/sql-config.js';
 import { evaluatePolicy, evaluateSampled, outcomesOf } from '../train/eval/evaluate-policy.js';
 import { sharpeningHeadroom, type PassAtKPoint } from '../train/eval/pass-at-k.js';
 import { writeFileAtomic } from '../train/checkpoint/durable-fs.js';
@@ -63,7 +64,7 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
   let config: unknown;
   if (o.configFile !== undefined) {
     try {
-      config = await loadTrainConfig(o.configFile);
+      config = await loadSqlTrainConfig(o.configFile);
     } catch (err) {
       if (!(err instanceof TrainConfigError)) throw err;
       console.error(`sqlenv eval: ${err.message}`);
@@ -92,12 +93,12 @@ export async function evaluateRun(o: EvaluateRunOptions): Promise<number> {
     const { policy, task } = run.setup;
     const available = run.setup.questionCount(split);
     const episodes = o.all ? available : Math.min(o.episodes, available);
-    const tiers = run.config.env.evalDifficulties;
+    const tiers = run.config.sql.evalDifficulties;
     const unguidedRollout = { ...run.config.rollout, guidedDecoding: 'off' as const };
     const rollout = o.guided ? { ...run.config.rollout, guidedDecoding: 'evaluation' as const } : unguidedRollout;
     const decoding = decodingOf(task, rollout, 'evaluation');
     if (!o.json) {
-      console.log(`model of ${o.runDir} (checkpoint of step ${run.step}) on ${run.config.env.dataset}/${split}: ${episodes} of ${available} questions${tiers.length ? ` (difficulty ${tiers.join(', ')}: the run's env.evalDifficulties)` : ''}, greedy, ${decoding} decoding`);
+      console.log(`model of ${o.runDir} (checkpoint of step ${run.step}) on ${run.config.env.dataset}/${split}: ${episodes} of ${available} questions${tiers.length ? ` (difficulty ${tiers.join(', ')}: the run's sql.evalDifficulties)` : ''}, greedy, ${decoding} decoding`);
       if (o.guided && decoding === 'unguided') console.log("(the run's task has no decoding guide: --guided decodes as without it)");
     }
     const greedy = await evaluatePolicy(policy, task, pool, split, episodes, rollout, new Rng(o.seed));

@@ -4,7 +4,8 @@
  * Re-running with the same runDir resumes from its last checkpoint. Without `--config` it prints
  * its usage: a run on the built-in defaults starts only when asked for with `--defaults`.
  */
-import { configDocsTable, loadTrainConfig, TrainConfigError } from '../train/config/load-config.js';
+import { configDocsTable, TrainConfigError } from '../train/config/load-config.js';
+import { loadSqlTrainConfig, SQL_CONFIG_SECTION } from '../recipes/sql/sql-config.js';
 import { createSqlTrainingSetup } from '../recipes/sql/sql-training-setup.js';
 import { runTraining } from '../train/training-run.js';
 import { parseCommandArgs } from './command-args.js';
@@ -35,7 +36,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!parsed.ok) return parsed.exitCode;
   const { values } = parsed.args;
   if (values.options) {
-    console.log(configDocsTable());
+    console.log(configDocsTable(SQL_CONFIG_SECTION));
     return 0;
   }
   if (values.config !== undefined && values.defaults) {
@@ -49,7 +50,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   let config;
   try {
-    config = await loadTrainConfig(values.config, values.set ?? []);
+    config = await loadSqlTrainConfig(values.config, values.set ?? []);
   } catch (err) {
     if (err instanceof TrainConfigError) {
       console.error(`sqlenv train: ${err.message}`);

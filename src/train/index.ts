@@ -12,12 +12,15 @@ export { TrainError } from './train-error.js';
 
 // Configuration.
 export { resolveTrainConfig, loadTrainConfig, parseConfigText, applyOverrides, TrainConfigError } from './config/load-config.js';
+export { type ConfigSection } from './config/config-section.js';
+export { type ConfigSchemaNode } from './config/schema-nodes.js';
 export { TRAIN_CONFIG_SCHEMA, type TrainConfig, type TrainMode, type CreditAssignment, type TurnBaseline, type ZeroVarianceMode, type GrpoQuestionPool } from './config/schema.js';
 
 // Connecting an environment and a model: the task, scripted agents, the policy interface.
 export { type RolloutTask, type EpisodeSpec } from './rollout/rollout-task.js';
 export { type DecodingGuide, type GuideContext } from './rollout/guide-context.js';
-export { type MakeScriptedAgent, type ScriptedAgent, type SftSequence, agentTrajectory } from './sft/oracle-trajectories.js';
+export { type ScriptedAgent, type SftSequence, agentTrajectory } from './sft/oracle-trajectories.js';
+export { scriptedAgentData, type SftDataBuilder, type SftPlayer } from './sft/sft-data.js';
 export {
   type TrainablePolicy,
   type ParameterValue,

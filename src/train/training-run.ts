@@ -29,7 +29,7 @@ function creditLabel(cfg: TrainConfig): string {
  *
  * @example
  * ```ts
- * const summary = await runTraining({ config, policy, task, makeEnv, questionCount, makeOracle });
+ * const summary = await runTraining({ config, policy, task, makeEnv, questionCount, sftData });
  * ```
  */
 export async function runTraining<Obs>(setup: TrainingSetup<Obs>): Promise<TrainingSummary> {
@@ -43,9 +43,9 @@ export async function runTraining<Obs>(setup: TrainingSetup<Obs>): Promise<Train
       await run.event(0, 'phase', `run ${cfg.runDir}: mode ${cfg.mode}, K = ${cfg.rollout.numGenerations}, ${cfg.rollout.questionsPerStep} questions/step, ${cfg.grpo.steps} GRPO steps${grpoSplit}, ${creditLabel(cfg)}`);
       if (cfg.eval.untrained) await evaluatePhase(run, 'untrained', 0);
       if (cfg.mode !== 'grpo') {
-        const makeOracle = run.requireOracle();
+        const sftData = run.requireSftData();
         summary.formatCheck.before = await formatCheckPhase(run, 'before SFT');
-        const sft = await sftPhase(run, makeOracle);
+        const sft = await sftPhase(run, sftData);
         summary.sftSteps = sft.steps;
         summary.formatCheck.after = await formatCheckPhase(run, 'after SFT');
         await evaluatePhase(run, 'sft', 0, sft.validation);

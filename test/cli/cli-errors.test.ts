@@ -39,12 +39,18 @@ describe('cliErrorLine', () => {
   });
 });
 
+/** What the command prints, line by line: console.error's and console.log's (restored after each test). */
+function captureConsole(): { errors: string[]; lines: string[] } {
+  const errors: string[] = [];
+  const lines: string[] = [];
+  vi.spyOn(console, 'error').mockImplementation((s: unknown) => void errors.push(String(s)));
+  vi.spyOn(console, 'log').mockImplementation((s: unknown) => void lines.push(String(s)));
+  return { errors, lines };
+}
+
 describe('sqlenv train without a config', () => {
   it('prints its usage and exits 2 instead of starting a run; --defaults resolves the built-in config', async () => {
-    const errors: string[] = [];
-    const lines: string[] = [];
-    vi.spyOn(console, 'error').mockImplementation((s: unknown) => void errors.push(String(s)));
-    vi.spyOn(console, 'log').mockImplementation((s: unknown) => void lines.push(String(s)));
+    const { errors, lines } = captureConsole();
     expect(await trainCli([])).toBe(2);
     expect(await trainCli(['--set', 'grpo.steps=1'])).toBe(2);
     expect(errors[0]).toMatch(/^sqlenv train: no --config FILE given \(or --defaults to train with the built-in defaults\)\n\nusage: sqlenv train \(--config FILE \| --defaults\)/);
@@ -56,6 +62,22 @@ describe('sqlenv train without a config', () => {
     expect(JSON.parse(lines[0]!).grpo.steps).toBeGreaterThan(0);
     expect(await trainCli(['--config', 'examples/grpo-sql/config.json', '--print-config'])).toBe(0);
     expect(JSON.parse(lines[1]!).runDir).toBe('runs/grpo-sql-demo');
+  });
+});
+
+describe("sqlenv train and the SQL recipe's section", () => {
+  it('resolves, lists and validates the sql section; an old path is told its new one', async () => {
+    const { errors, lines } = captureConsole();
+    expect(await trainCli(['--config', 'examples/grpo-sql/config.json', '--print-config'])).toBe(0);
+    expect(JSON.parse(lines[0]!).sql).toMatchObject({ compactTools: true, generated: { split: 'procedural' }, sft: { describeTables: false } });
+    expect(await trainCli(['--options'])).toBe(0);
+    expect(lines[1]).toMatch(/^\| `sql\.sft\.rehearsals` \|/m);
+    expect(await trainCli(['--defaults', '--set', 'env.generated.split="p"', '--set', 'sql.sft.mistakeshare=0.5'])).toBe(2);
+    expect(errors).toEqual([
+      'sqlenv train: invalid training config:\n' +
+        '  - option "env.generated" has moved to "sql.generated" (the sql recipe\'s section): write it there instead\n' +
+        '  - unknown option "sql.sft.mistakeshare" — did you mean "mistakeShare"?',
+    ]);
   });
 });
 

@@ -67,7 +67,7 @@ describe('examples/grpo-sql (npm run demo), quick configuration', () => {
       }
     }
     expect(records.find((r) => r.kind === 'eval' && r.label === 'untrained')?.['pass_at_k']).toBeUndefined();
-    // GRPO practises on the generated databases (env.generated, grpo.trainSplit), written into the run directory.
+    // GRPO practises on the generated databases (sql.generated, grpo.trainSplit), written into the run directory.
     const heldOut = new Set(['validation', 'eval']);
     const traces = records.filter((r) => r.kind === 'trace' && !heldOut.has(String(r.split)));
     expect(traces.length).toBeGreaterThan(0);
@@ -167,14 +167,15 @@ describe('the demo\'s run directory', () => {
 
 describe('--model DIR', () => {
   it('turns on LoRA, the full tool schemas, value answers and describing oracle trajectories', async () => {
-    const { applyOverrides, resolveTrainConfig } = await import('../../src/train/config/load-config.js');
+    const { applyOverrides } = await import('../../src/train/config/load-config.js');
+    const { resolveSqlTrainConfig } = await import('../../src/recipes/sql/sql-config.js');
     const { readFile } = await import('node:fs/promises');
     const bundled = JSON.parse(await readFile(new URL('../../examples/grpo-sql/config.json', import.meta.url), 'utf8'));
-    const config = resolveTrainConfig(applyOverrides(bundled, flagOverrides({ model: './Qwen3-0.6B' })));
+    const config = resolveSqlTrainConfig(applyOverrides(bundled, flagOverrides({ model: './Qwen3-0.6B' })));
     expect(config.model.path).toBe('./Qwen3-0.6B');
     expect(config.model.lora.rank).toBe(16);
-    expect(config.env.compactTools).toBe(false);
+    expect(config.sql.compactTools).toBe(false);
     expect(config.env.kwargs).toEqual({ answerMode: 'value' });
-    expect(config.sft.describeTables).toBe(true);
+    expect(config.sql.sft.describeTables).toBe(true);
   });
 });

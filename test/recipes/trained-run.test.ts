@@ -29,6 +29,14 @@ describe('openTrainedRun', () => {
     await expect(openTrainedRun(dir, {})).rejects.toThrow(/has no config\.json .*--config FILE/);
   });
 
+  it("says how to go on when a run's config.json uses an option path that has since moved", async () => {
+    const dir = tempDir();
+    await writeFile(join(dir, 'config.json'), JSON.stringify({ runDir: dir, env: { evalSplits: ['eval'], compactTools: true } }));
+    await expect(openTrainedRun(dir, {})).rejects.toThrow(
+      /config\.json is not a valid config today \(option "env\.compactTools" has moved to "sql\.compactTools" .*\); pass the run's config in today's layout with --config FILE/,
+    );
+  });
+
   it('says a run without checkpoints has none yet, and when runs write them', async () => {
     const dir = tempDir();
     await writeRunConfig(dir, resolveTrainConfig({ runDir: dir, env: { evalSplits: ['eval'] } }));
@@ -76,6 +84,12 @@ describe('sqlenv eval --run: its flags', () => {
     expect((await errors(['--guided']))[1]).toMatch(/--guided and --traces need --run DIR/);
     expect((await errors(['--traces', 'x.jsonl']))[1]).toMatch(/--traces need --run DIR/);
     expect((await errors(['--run', 'runs/x', '--checkpoint', 'latest']))[1]).toMatch(/--checkpoint must be a step number/);
+  });
+  it('reads --config with the SQL recipe\'s section', async () => {
+    // The demo's config has a sql section: it loads, and the missing run is what stops the evaluation.
+    const [code, out] = await errors(['--run', '/nonexistent/run', '--config', 'examples/grpo-sql/quick-config.json']);
+    expect(out).toMatch(/no run directory \/nonexistent\/run/);
+    expect(code).toBe(1);
   });
   it('exits 1 with the reason for a run that cannot be opened', async () => {
     const [code, out] = await errors(['--run', '/nonexistent/run']);

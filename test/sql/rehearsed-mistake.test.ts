@@ -71,7 +71,7 @@ describe('the oracle with rehearsed mistakes', () => {
     expect(clean.mean_steps).toBe(2);
   });
 
-  it('plays an episode without a drawn mistake exactly as the plain oracle does (what sft.rehearsals "besides" relies on)', async () => {
+  it('plays an episode without a drawn mistake exactly as the plain oracle does (what sql.sft.rehearsals "besides" relies on)', async () => {
     const env = new SQLEnv({ dataset: concert.dataset, pool: concert.pool, answerMode: 'sql' });
     const play = async (agent: OracleAgent, id: string): Promise<string[]> => {
       let [obs, info] = await env.reset({ options: { questionId: id } });

@@ -3,6 +3,9 @@ import { applyOverrides, configDocsTable, parseConfigText, resolveTrainConfig, T
 import { editDistance } from '../../src/base/edit-distance.js';
 import { suggestName } from '../../src/train/config/did-you-mean.js';
 import { curveSplits } from '../../src/train/run/grpo-phase.js';
+import type { ConfigSection } from '../../src/train/config/config-section.js';
+import { schemaBoolean, schemaInt, schemaObject } from '../../src/train/config/schema-nodes.js';
+import { SQL_CONFIG_SECTION } from '../../src/recipes/sql/sql-config.js';
 
 describe('did-you-mean', () => {
   it('computes edit distances and suggests close names', () => {
@@ -89,6 +92,58 @@ describe('overrides and parsing', () => {
   });
 });
 
+describe('a recipe\'s config section', () => {
+  /** A toy recipe's section: the trainer must validate, default, check and document it without knowing it. */
+  const section: ConfigSection<'guess', { hints: boolean; range: { max: number } }> = {
+    key: 'guess',
+    schema: schemaObject('The guessing recipe.', { hints: schemaBoolean('Say higher or lower.', true), range: schemaObject('The range.', { max: schemaInt('Largest number.', 10, 1) }) }),
+    moved: { 'env.maxNumber': 'guess.range.max' },
+    check: (config) => (config.guess.range.max > config.env.stepBudget * 100 ? [`guess.range.max ${config.guess.range.max} is too large for env.stepBudget ${config.env.stepBudget}`] : []),
+  };
+  const problems = (input: unknown, given = section): string[] => {
+    try {
+      resolveTrainConfig(input, given);
+    } catch (e) {
+      expect(e).toBeInstanceOf(TrainConfigError);
+      return (e as TrainConfigError).problems;
+    }
+    return [];
+  };
+
+  it('is defaulted and typed under its key, and the trainer\'s sections stay as they are', () => {
+    const cfg = resolveTrainConfig({ guess: { range: { max: 50 } } }, section);
+    expect(cfg.guess).toEqual({ hints: true, range: { max: 50 } });
+    expect(cfg.rollout.numGenerations).toBe(8);
+  });
+
+  it('refuses a bad value and an unknown key with a suggestion, with its full path', () => {
+    expect(problems({ guess: { range: { max: 0 } } })).toEqual(['guess.range.max: must be >= 1']);
+    expect(problems({ guess: { hint: false } })).toEqual(['unknown option "guess.hint" — did you mean "hints"?']);
+  });
+
+  it('names the new path of an option that moved into it, once, beside the other problems', () => {
+    expect(problems({ env: { maxNumber: 20 }, rollout: { numGeneration: 4 } })).toEqual([
+      'option "env.maxNumber" has moved to "guess.range.max" (the guess recipe\'s section): write it there instead',
+      'unknown option "rollout.numGeneration" — did you mean "numGenerations"?',
+    ]);
+  });
+
+  it('runs the section\'s checks across options', () => {
+    expect(problems({ env: { stepBudget: 1 }, guess: { range: { max: 500 } } })).toEqual(['guess.range.max 500 is too large for env.stepBudget 1']);
+  });
+
+  it('is an unknown option without the recipe, and cannot take a trainer section\'s name', () => {
+    expect(() => resolveTrainConfig({ guess: {} })).toThrow(/unknown option "guess"/);
+    expect(problems({}, { ...section, key: 'rollout' as 'guess' })).toEqual([`a recipe's config section cannot be named "rollout": the trainer has a section of that name`]);
+  });
+
+  it('is documented in the same table, after the trainer\'s options', () => {
+    const table = configDocsTable(section);
+    expect(table.startsWith(configDocsTable())).toBe(true);
+    expect(table).toMatch(/\| `guess\.range\.max` \| integer \| `10` \| Largest number\. \|$/);
+  });
+});
+
 describe('configDocsTable', () => {
   it('lists every leaf option with its default', () => {
     const table = configDocsTable();
@@ -102,7 +157,8 @@ describe('docs/train.md', () => {
     const { readFile } = await import('node:fs/promises');
     const { metricFieldsTable } = await import('../../src/train/metrics/metric-fields.js');
     const doc = await readFile(new URL('../../docs/train.md', import.meta.url), 'utf8');
-    expect(doc).toContain(configDocsTable());
+    // The trainer's options and the SQL recipe's section, as `sqlenv train --options` prints them.
+    expect(doc).toContain(configDocsTable(SQL_CONFIG_SECTION));
     expect(doc).toContain(metricFieldsTable());
   });
 });

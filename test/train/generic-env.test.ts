@@ -10,6 +10,7 @@ import { ActionWrapper } from '../../src/gym/wrapper.js';
 import { resolveTrainConfig } from '../../src/train/config/load-config.js';
 import type { RolloutTask } from '../../src/train/rollout/rollout-task.js';
 import type { ScriptedAgent } from '../../src/train/sft/oracle-trajectories.js';
+import { scriptedAgentData } from '../../src/train/sft/sft-data.js';
 import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
 import { BigramPolicy } from './fixtures/bigram-policy.js';
@@ -76,7 +77,7 @@ describe('the trainer is generic over tool-using environments', () => {
       task: guessTask,
       makeEnv: () => new GuessTool(new GuessNumber({ maxNumber: MAX })),
       questionCount: () => 100,
-      makeOracle: () => new CountingAgent(),
+      sftData: scriptedAgentData(() => new CountingAgent()),
       print: (line) => lines.push(line),
     });
     expect(summary.sftSteps).toBeGreaterThan(0);
@@ -85,5 +86,8 @@ describe('the trainer is generic over tool-using environments', () => {
     const train = (await readRunMetrics(runDir)).filter((r) => r.kind === 'train');
     expect(train).toHaveLength(3);
     for (const r of train) expect(Number.isFinite(r['loss'])).toBe(true);
+    // The run's config has no recipe section, and the trainer's own schema knows none.
+    expect(Object.keys(config).sort()).toEqual(['alarms', 'checkpoint', 'env', 'eval', 'grpo', 'logging', 'mode', 'model', 'optim', 'rollout', 'runDir', 'seed', 'sft']);
+    expect(() => resolveTrainConfig({ sql: { compactTools: true } })).toThrow(/unknown option "sql"/);
   });
 });

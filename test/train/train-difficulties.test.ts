@@ -1,23 +1,22 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveTrainConfig } from '../../src/train/config/load-config.js';
-import { generatedSeed } from '../../src/train/config/schema.js';
+import { generatedSeed, resolveSqlTrainConfig } from '../../src/recipes/sql/sql-config.js';
 import { createSqlTrainingSetup } from '../../src/recipes/sql/sql-training-setup.js';
 import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
 
 const tempDir = useTempDirs('sqlenv-difficulties-');
 
-describe('env.trainDifficulties and env.evalDifficulties', () => {
+describe('sql.trainDifficulties and sql.evalDifficulties', () => {
   it('defaults to all questions', () => {
-    expect(resolveTrainConfig({}).env.trainDifficulties).toEqual([]);
-    expect(resolveTrainConfig({}).env.evalDifficulties).toEqual([]);
+    expect(resolveSqlTrainConfig({}).sql.trainDifficulties).toEqual([]);
+    expect(resolveSqlTrainConfig({}).sql.evalDifficulties).toEqual([]);
   });
 
   it('narrows the train split only, never the held-out splits', async () => {
     const runDir = tempDir();
-    const config = resolveTrainConfig({ runDir, env: { trainSplit: 'smoke', evalSplits: ['eval'], trainDifficulties: ['easy'] } });
+    const config = resolveSqlTrainConfig({ runDir, env: { trainSplit: 'smoke', evalSplits: ['eval'] }, sql: { trainDifficulties: ['easy'] } });
     const res = await createSqlTrainingSetup(config);
     try {
       const smoke = res.datasets.get('smoke')!.questions;
@@ -37,7 +36,7 @@ describe('env.trainDifficulties and env.evalDifficulties', () => {
 
   it('narrows the held-out splits with evalDifficulties, and names the option when nothing is left', async () => {
     const runDir = tempDir();
-    const config = resolveTrainConfig({ runDir, env: { trainSplit: 'smoke', evalSplits: ['eval'], evalDifficulties: ['hard'] } });
+    const config = resolveSqlTrainConfig({ runDir, env: { trainSplit: 'smoke', evalSplits: ['eval'] }, sql: { evalDifficulties: ['hard'] } });
     const res = await createSqlTrainingSetup(config);
     try {
       const hard = new Set(res.datasets.get('eval')!.questions.filter((q) => q.difficulty === 'hard').map((q) => q.id));
@@ -47,21 +46,22 @@ describe('env.trainDifficulties and env.evalDifficulties', () => {
     } finally {
       await res.close();
     }
-    const bad = await createSqlTrainingSetup(resolveTrainConfig({ runDir, env: { trainSplit: 'smoke', evalSplits: ['eval'], evalDifficulties: ['legendary'] } }));
+    const bad = await createSqlTrainingSetup(resolveSqlTrainConfig({ runDir, env: { trainSplit: 'smoke', evalSplits: ['eval'] }, sql: { evalDifficulties: ['legendary'] } }));
     try {
-      expect(() => bad.setup.questionCount('eval')).toThrow(/env\.evalDifficulties legendary/);
+      expect(() => bad.setup.questionCount('eval')).toThrow(/sql\.evalDifficulties legendary/);
     } finally {
       await bad.close();
     }
   });
 });
 
-describe('env.generated with grpo.trainSplit', () => {
+describe('sql.generated with grpo.trainSplit', () => {
   it("loads GRPO's split of generated databases from the run directory, with the train difficulties, and reuses it", async () => {
     const runDir = tempDir();
-    const config = resolveTrainConfig({
+    const config = resolveSqlTrainConfig({
       runDir,
-      env: { trainSplit: 'smoke', evalSplits: ['eval'], trainDifficulties: ['easy'], generated: { split: 'proc', databases: 2, questionsPerDb: 3 } },
+      env: { trainSplit: 'smoke', evalSplits: ['eval'] },
+      sql: { trainDifficulties: ['easy'], generated: { split: 'proc', databases: 2, questionsPerDb: 3 } },
       grpo: { trainSplit: 'proc' },
     });
     const res = await createSqlTrainingSetup(config);
@@ -85,7 +85,7 @@ describe('env.generated with grpo.trainSplit', () => {
   it("loads the held-out questions on the practised databases, from databases the run's seed picks under seed -1", async () => {
     const generated = { split: 'adapt', databases: 2, questionsPerDb: 3, seed: -1, heldOutSplit: 'adapt_held', heldOutPerDb: 2 };
     const setupFor = (seed: number) =>
-      createSqlTrainingSetup(resolveTrainConfig({ runDir: tempDir(), seed, env: { trainSplit: 'smoke', evalSplits: ['adapt_held'], generated }, grpo: { trainSplit: 'adapt' } }));
+      createSqlTrainingSetup(resolveSqlTrainConfig({ runDir: tempDir(), seed, env: { trainSplit: 'smoke', evalSplits: ['adapt_held'] }, sql: { generated }, grpo: { trainSplit: 'adapt' } }));
     const texts = async (seed: number) => {
       const res = await setupFor(seed);
       try {
@@ -100,32 +100,33 @@ describe('env.generated with grpo.trainSplit', () => {
       }
     };
     expect(await texts(0)).not.toBe(await texts(1));
-    expect(generatedSeed(resolveTrainConfig({ seed: 3, env: { generated: { seed: -1 } } }))).toBe(10300);
-    expect(generatedSeed(resolveTrainConfig({ seed: 3 }))).toBe(1001);
-    await expect(createSqlTrainingSetup(resolveTrainConfig({ runDir: tempDir(), env: { trainSplit: 'smoke', evalSplits: [], generated: { heldOutSplit: 'held' } } }))).rejects.toThrow(
-      /env\.generated\.heldOutSplit "held" needs env\.generated\.split/,
+    expect(generatedSeed(resolveSqlTrainConfig({ seed: 3, sql: { generated: { seed: -1 } } }))).toBe(10300);
+    expect(generatedSeed(resolveSqlTrainConfig({ seed: 3 }))).toBe(1001);
+    expect(() => resolveSqlTrainConfig({ env: { trainSplit: 'smoke', evalSplits: [] }, sql: { generated: { heldOutSplit: 'held' } } })).toThrow(
+      /sql\.generated\.heldOutSplit "held" needs sql\.generated\.split/,
     );
   });
 
   it('names the options when GRPO asks for a split nothing loads', async () => {
-    const res = createSqlTrainingSetup(resolveTrainConfig({ runDir: tempDir(), env: { trainSplit: 'smoke', evalSplits: [] }, grpo: { trainSplit: 'procedural' } }));
-    await expect(res).rejects.toThrow(/grpo\.trainSplit "procedural": no split "procedural" in .*also set env\.generated\.split "procedural"/);
+    const res = createSqlTrainingSetup(resolveSqlTrainConfig({ runDir: tempDir(), env: { trainSplit: 'smoke', evalSplits: [] }, grpo: { trainSplit: 'procedural' } }));
+    await expect(res).rejects.toThrow(/grpo\.trainSplit "procedural": no split "procedural" in .*also set sql\.generated\.split "procedural"/);
   });
 });
 
-describe("a GRPO split without a question of env.trainDifficulties", () => {
+describe("a GRPO split without a question of sql.trainDifficulties", () => {
   it('fails the run before SFT spends its time', async () => {
     const runDir = tempDir();
-    const config = resolveTrainConfig({
+    const config = resolveSqlTrainConfig({
       runDir,
-      env: { trainSplit: 'smoke', evalSplits: [], validationSplits: [], trainDifficulties: ['hard'], generated: { split: 'proc', databases: 1, questionsPerDb: 2 } },
+      env: { trainSplit: 'smoke', evalSplits: [], validationSplits: [] },
+      sql: { trainDifficulties: ['hard'], generated: { split: 'proc', databases: 1, questionsPerDb: 2 } },
       grpo: { trainSplit: 'proc', steps: 1 },
       eval: { untrained: false },
       logging: { progress: false, dashboard: false },
     });
     const res = await createSqlTrainingSetup(config);
     try {
-      await expect(runTraining(res.setup)).rejects.toThrow(/env\.trainDifficulties hard: no question of split "proc"/);
+      await expect(runTraining(res.setup)).rejects.toThrow(/sql\.trainDifficulties hard: no question of split "proc"/);
     } finally {
       await res.close();
     }

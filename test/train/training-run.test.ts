@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readRunMetrics, runTraining } from '../../src/train/training-run.js';
 import { isDocumentedMetric } from '../../src/train/metrics/metric-fields.js';
 import { letterSetup } from './fixtures/letter-run.js';
+import { scriptedAgentData } from '../../src/train/sft/sft-data.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
 import { BigramPolicy, VOCAB } from './fixtures/bigram-policy.js';
 import { LetterEnv } from './fixtures/letter-env.js';
@@ -192,58 +193,15 @@ describe('runTraining (GRPO on a toy env with an exact bigram policy)', () => {
     const lines: string[] = [];
     const setup = letterSetup(runDir, { mode: 'sft', eval: { episodes: 1 } }, lines);
     // A scripted agent that never solves the task: every trajectory is dropped.
-    setup.makeOracle = () => ({ act: () => 'bbb' });
+    setup.sftData = scriptedAgentData(() => ({ act: () => 'bbb' }));
     await expect(runTraining(setup)).rejects.toThrow(/SFT has no trajectory to learn from: \d+ not solved by the scripted agent/);
-    expect(lines.join('\n')).toMatch(/SFT: 0 correct oracle trajectories from \d+ questions; dropped \d+ not solved/);
+    expect(lines.join('\n')).toMatch(/SFT: 0 correct scripted trajectories from 20 played; dropped 20 not solved/);
   });
 
-  it("sft.rehearsals 'besides' keeps every plain trajectory and adds the drawn share's rehearsals", async () => {
-    // A letter oracle that, asked for mistakes, opens every episode with a rehearsed 'bbb' (played, not learned).
-    const rehearsing = (options: { mistakeShare?: number } = {}) => {
-      let turn = 0;
-      const rehearses = (options.mistakeShare ?? 0) > 0;
-      return { reset: () => void (turn = 0), act: () => (rehearses && turn++ === 0 ? 'bbb' : 'aaa'), demonstrates: () => !(rehearses && turn === 1) };
-    };
-    const steps = async (sft: Record<string, unknown>): Promise<{ steps: number; lines: string }> => {
-      const lines: string[] = [];
-      const setup = letterSetup(tempRun(), { mode: 'sft', sft: { epochs: 1, batchSize: 4, lr: 0.3, formatCheckSamples: 0, ...sft }, eval: { episodes: 1 } }, lines);
-      setup.makeOracle = rehearsing;
-      const summary = await runTraining(setup);
-      return { steps: summary.sftSteps, lines: lines.join('\n') };
-    };
-    // 20 questions, batches of 4.
-    expect((await steps({})).steps).toBe(5);
-    expect((await steps({ mistakeShare: 1 })).steps).toBe(5);
-    const besides = await steps({ mistakeShare: 1, rehearsals: 'besides' });
-    expect(besides.steps).toBe(10);
-    expect(besides.lines).toMatch(/SFT: 20 rehearsed mistakes besides the 20 plain trajectories/);
-  });
-
-  it("sft.rehearsals 'besides' plays each question once with mistakes drawn and replays only the ones that drew one", async () => {
-    // A letter oracle that, asked for mistakes, rehearses 'bbb' in every other episode it plays.
-    let episodes = 0;
-    const everyOther = (options: { mistakeShare?: number } = {}) => {
-      let turn = 0;
-      let drawn = -1;
-      let rehearses = false;
-      return {
-        reset: () => {
-          episodes++;
-          turn = 0;
-          rehearses = (options.mistakeShare ?? 0) > 0 && ++drawn % 2 === 0;
-        },
-        act: () => (rehearses && turn++ === 0 ? 'bbb' : 'aaa'),
-        demonstrates: () => !(rehearses && turn === 1),
-      };
-    };
-    const lines: string[] = [];
-    const setup = letterSetup(tempRun(), { mode: 'sft', sft: { epochs: 1, batchSize: 4, lr: 0.3, formatCheckSamples: 0, mistakeShare: 0.5, rehearsals: 'besides' }, eval: { episodes: 1 } }, lines);
-    setup.makeOracle = everyOther;
-    const summary = await runTraining(setup);
-    // 20 questions played once, and the 10 that rehearsed played again without: not 40 episodes.
-    expect(episodes).toBe(30);
-    expect(lines.join('\n')).toMatch(/SFT: 10 rehearsed mistakes besides the 20 plain trajectories/);
-    expect(summary.sftSteps).toBe(8); // 30 trajectories, batches of 4
+  it('refuses a mode with SFT when the setup builds no SFT data, saying what to give', async () => {
+    const setup = letterSetup(tempRun(), { mode: 'sft', eval: { episodes: 1 } });
+    delete setup.sftData;
+    await expect(runTraining(setup)).rejects.toThrow(/builds no SFT data: give it sftData \(scriptedAgentData/);
   });
 
   // rewardMode final + 1-token turns make many groups all-equal.

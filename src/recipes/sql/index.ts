@@ -5,10 +5,12 @@
  *
  * @example
  * ```ts
- * import { createSqlTrainingSetup } from 'sqlenv/recipes';
- * const res = await createSqlTrainingSetup(config);
+ * import { createSqlTrainingSetup, loadSqlTrainConfig } from 'sqlenv/recipes';
+ * const res = await createSqlTrainingSetup(await loadSqlTrainConfig('examples/grpo-sql/config.json'));
  * ```
  */
+export * from './sql-config.js';
+export * from './oracle-sft-data.js';
 export * from './sql-training-setup.js';
 export * from './trained-run.js';
 export * from './found-versus-answered.js';

@@ -1,8 +1,8 @@
 /**
  * A SQLEnv training run, built from a config: datasets for the train and held-out splits (and
- * `env.generated`'s split of procedural databases, written into the run directory on first use),
+ * `sql.generated`'s split of procedural databases, written into the run directory on first use),
  * SQLEnv instances sharing one query pool, the SQL rollout task, the configured policy, and the
- * oracle agent for SFT. It joins the environment (envs/sql) and the generic trainer (src/train);
+ * oracle's SFT data. It joins the environment (envs/sql) and the generic trainer (src/train);
  * `sqlenv train`, the bundled example and the benchmarks build their runs here.
  */
 import { join } from 'node:path';
@@ -14,16 +14,18 @@ import { loadDataset } from '../../../envs/sql/datasets/load-dataset.js';
 import type { SqlDataset } from '../../../envs/sql/datasets/sql-dataset.js';
 import type { SqlObservation } from '../../../envs/sql/observation/sql-observation.js';
 import { QueryPool } from '../../../envs/sql/sandbox/query-pool.js';
-import { SQLEnv, type SqlEnvOptions } from '../../../envs/sql/sql-env.js';
+import { SQLEnv } from '../../../envs/sql/sql-env.js';
 import { representativeOrder } from './task/question-order.js';
 import { sqlRolloutTask } from './task/sql-task.js';
 import type { LanguageModel } from '../../lm/model/language-model.js';
 import type { TinyModelOptions } from '../../lm/tiny/create.js';
-import { generatedSeed, grpoTrainSplit, type TrainConfig } from '../../train/config/schema.js';
+import { grpoTrainSplit } from '../../train/config/schema.js';
 import { createTrainablePolicy } from '../../train/policy/create-policy.js';
 import type { LmTrainablePolicy } from '../../train/policy/lm-policy-adapter.js';
 import type { TrainingSetup } from '../../train/run/run-types.js';
 import { RecipeError } from '../recipe-error.js';
+import { oracleSftData } from './oracle-sft-data.js';
+import { generatedSeed, sqlEnvKwargs, type SqlTrainConfig } from './sql-config.js';
 
 /** A built SQLEnv training setup and the resources it owns. */
 export interface SqlTrainingResources {
@@ -32,6 +34,8 @@ export interface SqlTrainingResources {
   datasets: Map<string, SqlDataset>;
   /** A split's environment as the run builds it (env.kwargs, step budget, shared query pool); `setup.makeEnv` is this one. */
   makeEnv(split: string): SQLEnv;
+  /** The oracle SFT's data comes from, on the train split, rehearsing mistakes in a share `mistakeShare` of its episodes (default `sql.sft.mistakeShare`). */
+  makeOracle(mistakeShare?: number): OracleAgent;
   /** Closes the policy, datasets and query pool. Idempotent. */
   close(): Promise<void>;
 }
@@ -42,11 +46,11 @@ export interface SqlTrainingResources {
  *
  * @example
  * ```ts
- * answersWithSql(resolveTrainConfig({ env: { kwargs: { answerMode: 'sql' } } })); // true
+ * answersWithSql(resolveSqlTrainConfig({ env: { kwargs: { answerMode: 'sql' } } })); // true
  * ```
  */
-export function answersWithSql(config: TrainConfig): boolean {
-  return (config.env.kwargs as SqlEnvOptions).answerMode === 'sql';
+export function answersWithSql(config: SqlTrainConfig): boolean {
+  return sqlEnvKwargs(config).answerMode === 'sql';
 }
 
 /**
@@ -54,12 +58,12 @@ export function answersWithSql(config: TrainConfig): boolean {
  *
  * @example
  * ```ts
- * const res = await createSqlTrainingSetup(config);
+ * const res = await createSqlTrainingSetup(await loadSqlTrainConfig('examples/grpo-sql/config.json'));
  * try { await runTraining(res.setup); } finally { await res.close(); }
  * ```
  */
 export async function createSqlTrainingSetup(
-  config: TrainConfig,
+  config: SqlTrainConfig,
   options: { tinyModel?: TinyModelOptions; print?: (line: string) => void } = {},
 ): Promise<SqlTrainingResources> {
   const pool = new QueryPool({ size: 2 });
@@ -74,9 +78,9 @@ export async function createSqlTrainingSetup(
   };
   try {
     const source = parseDatasetSource(config.env.dataset);
-    const generated = config.env.generated;
+    const kwargs = sqlEnvKwargs(config);
+    const generated = config.sql.generated;
     const generatedSplits = new Set([generated.split, generated.heldOutSplit].filter((s) => s !== ''));
-    if (generated.heldOutSplit && !generated.split) throw new RecipeError(`env.generated.heldOutSplit "${generated.heldOutSplit}" needs env.generated.split: the held-out questions are on that split's databases`);
     const generatedDir = generated.split
       ? (
           await writeGeneratedSplit(join(config.runDir, 'generated', generated.split), generated.split, {
@@ -98,7 +102,7 @@ export async function createSqlTrainingSetup(
         datasets.set(split, await loadDataset(source, split, { pool }));
       } catch (err) {
         if (split !== config.grpo.trainSplit || !(err instanceof DatasetError)) throw err;
-        throw new RecipeError(`grpo.trainSplit "${split}": ${err.message} To have GRPO practise on generated databases, also set env.generated.split "${split}".`);
+        throw new RecipeError(`grpo.trainSplit "${split}": ${err.message} To have GRPO practise on generated databases, also set sql.generated.split "${split}".`);
       }
     }
     const configured = await createTrainablePolicy(config, options.tinyModel ? { tinyModel: options.tinyModel } : {});
@@ -108,40 +112,40 @@ export async function createSqlTrainingSetup(
       if (!d) throw new RecipeError(`split "${split}" was not loaded; add it to env.evalSplits, env.validationSplits, env.trainSplit or grpo.trainSplit`);
       return d;
     };
-    // A curriculum narrows the train split (trainDifficulties) and the held-out splits (evalDifficulties) to some tiers.
+    // A curriculum narrows the train splits (sql.trainDifficulties) and the held-out splits (sql.evalDifficulties) to some tiers.
     const idsBySplit = new Map<string, string[]>();
     const questionIds = (split: string): string[] => {
       let ids = idsBySplit.get(split);
       if (!ids) {
         const option = trainSplits.has(split) ? 'trainDifficulties' : 'evalDifficulties';
-        const difficulties = new Set(config.env[option]);
+        const difficulties = new Set(config.sql[option]);
         const all = dataset(split).questions;
         const kept = representativeOrder(difficulties.size > 0 ? all.filter((q) => difficulties.has(q.difficulty ?? '')) : all);
-        if (kept.length === 0) throw new RecipeError(`env.${option} ${[...difficulties].join(', ')}: no question of split "${split}" has one of these difficulties`);
+        if (kept.length === 0) throw new RecipeError(`sql.${option} ${[...difficulties].join(', ')}: no question of split "${split}" has one of these difficulties`);
         ids = kept.map((q) => q.id);
         idsBySplit.set(split, ids);
       }
       return ids;
     };
-    const envOptions = (split: string): SqlEnvOptions => ({ ...(config.env.kwargs as SqlEnvOptions), dataset: dataset(split), stepBudget: config.env.stepBudget, pool });
-    const makeEnv = (split: string): SQLEnv => new SQLEnv(envOptions(split));
+    const makeEnv = (split: string): SQLEnv => new SQLEnv({ ...kwargs, dataset: dataset(split), stepBudget: config.env.stepBudget, pool });
+    const makeOracle = (mistakeShare = config.sql.sft.mistakeShare): OracleAgent =>
+      new OracleAgent(dataset(config.env.trainSplit), {
+        stepBudget: config.env.stepBudget,
+        describeTables: config.sql.sft.describeTables,
+        mistakeShare,
+        mistakeSeed: config.seed,
+        answerWithSql: answersWithSql(config),
+      });
     const setup: TrainingSetup<SqlObservation> = {
       config,
       policy,
-      task: sqlRolloutTask(questionIds, { compactTools: config.env.compactTools }),
+      task: sqlRolloutTask(questionIds, { compactTools: config.sql.compactTools }),
       makeEnv,
       questionCount: (split) => questionIds(split).length,
-      makeOracle: (options = {}) =>
-        new OracleAgent(dataset(config.env.trainSplit), {
-          stepBudget: config.env.stepBudget,
-          describeTables: config.sft.describeTables,
-          mistakeShare: options.mistakeShare ?? config.sft.mistakeShare,
-          mistakeSeed: config.seed,
-          answerWithSql: answersWithSql(config),
-        }),
+      sftData: oracleSftData(makeOracle, config.sql.sft),
       ...(options.print ? { print: options.print } : {}),
     };
-    return { setup, model: configured.model, datasets, makeEnv, close };
+    return { setup, model: configured.model, datasets, makeEnv, makeOracle, close };
   } catch (err) {
     await close();
     throw err;

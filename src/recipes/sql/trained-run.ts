@@ -5,10 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { CheckpointStore } from '../../train/checkpoint/checkpoint-store.js';
-import { resolveTrainConfig } from '../../train/config/load-config.js';
-import type { TrainConfig } from '../../train/config/schema.js';
+import { TrainConfigError } from '../../train/config/load-config.js';
 import { readRunConfig, RUN_CONFIG_FILE } from '../../train/run/run-config-file.js';
 import { RecipeError } from '../recipe-error.js';
+import { resolveSqlTrainConfig, type SqlTrainConfig } from './sql-config.js';
 import { createSqlTrainingSetup, type SqlTrainingResources } from './sql-training-setup.js';
 
 /** Options of {@link openTrainedRun}. */
@@ -26,7 +26,7 @@ export interface TrainedRunOptions {
 /** A run opened by {@link openTrainedRun}: the resources of its setup, and which checkpoint is loaded. */
 export interface TrainedRun extends SqlTrainingResources {
   /** The config the policy and environments were built from (the run's, with the splits and dataset asked for). */
-  config: TrainConfig;
+  config: SqlTrainConfig;
   /** The step of the loaded checkpoint. */
   step: number;
   /** Every committed checkpoint step of the run, newest first. */
@@ -52,12 +52,12 @@ export async function openTrainedRun(runDir: string, options: TrainedRunOptions)
       `${runDir} has no ${RUN_CONFIG_FILE} (runs record their config there since it was added); pass the config the run was trained with: --config FILE`,
     );
   }
-  const trained = resolveTrainConfig(raw);
+  const trained = resolveRunConfig(raw, options.config === undefined ? `${runDir}/${RUN_CONFIG_FILE}` : undefined);
   const splits = options.splits ?? trained.env.evalSplits;
   if (splits.length === 0) throw new RecipeError(`the run has no test split (its env.evalSplits is empty): name the split to evaluate (--split NAME)`);
   // The run's own directory (it may have moved since), and only the splits asked for: no
   // validation splits, so nothing but the evaluation's data is loaded.
-  const config: TrainConfig = {
+  const config: SqlTrainConfig = {
     ...trained,
     runDir,
     env: { ...trained.env, evalSplits: [...splits], validationSplits: [], ...(options.dataset ? { dataset: options.dataset } : {}) },
@@ -78,6 +78,16 @@ export async function openTrainedRun(runDir: string, options: TrainedRunOptions)
     throw err;
   }
   return { ...resources, config, step, steps };
+}
+
+/** The run's config resolved; one read from the run directory that no longer validates says how to pass one that does. */
+function resolveRunConfig(raw: unknown, file: string | undefined): SqlTrainConfig {
+  try {
+    return resolveSqlTrainConfig(raw);
+  } catch (err) {
+    if (!(err instanceof TrainConfigError) || file === undefined) throw err;
+    throw new RecipeError(`${file} is not a valid config today (${err.problems.join('; ')}); pass the run's config in today's layout with --config FILE`);
+  }
 }
 
 async function readRunConfigOrExplain(runDir: string): Promise<unknown> {

@@ -9,6 +9,9 @@ import type { ImportanceLevel, LossAggregation } from '../math/policy-loss.js';
 import type { SamplerCorrection, SamplerCorrectionLevel } from '../math/sampler-correction.js';
 import type { LrDecay } from '../optim/lr-schedule.js';
 import type { GuidedDecoding } from '../rollout/multi-turn-rollout.js';
+import { schemaBoolean as bool, schemaEnum as oneOf, schemaInt as int, schemaNumber as num, schemaObject as obj, schemaString as str, type ConfigSchemaNode } from './schema-nodes.js';
+
+export type { ConfigSchemaNode } from './schema-nodes.js';
 
 /** What a run does: SFT warm-up only, GRPO only, or SFT followed by GRPO. */
 export type TrainMode = 'sft' | 'grpo' | 'sft+grpo';
@@ -24,34 +27,6 @@ export type ZeroVarianceMode = 'keep' | 'drop' | 'dynamic_sampling';
 /** Which train questions GRPO samples (`grpo.questions`). */
 export type GrpoQuestionPool = 'all' | 'beyond_sft';
 
-/** `env.generated`: a split of procedurally generated databases, written into the run directory on first use. */
-export interface GeneratedSplitConfig {
-  /** The split's name ('' = none); its database ids are `<split>_0`, `<split>_1`, …. */
-  split: string;
-  databases: number;
-  questionsPerDb: number;
-  /** Generator seed of the first database; -1: derived from the run's seed (see {@link generatedSeed}). */
-  seed: number;
-  inventedNames: number;
-  /** A second split of other easy questions on the same databases ('' = none): what practice on `split` is tested on. */
-  heldOutSplit: string;
-  heldOutPerDb: number;
-}
-
-/**
- * The generator seed of `env.generated`'s first database: its own `seed`, or under -1 one derived
- * from the run's seed, 10000 + 100 × seed, so each run seed gets databases of its own, apart from
- * the seeds the bundled base was staged on (1–600) and the default practice split (1001–1200).
- *
- * @example
- * ```ts
- * generatedSeed({ seed: 2, env: { generated: { seed: -1 } } }); // 10200
- * ```
- */
-export function generatedSeed(cfg: { seed: number; env: { generated: { seed: number } } }): number {
-  return cfg.env.generated.seed >= 0 ? cfg.env.generated.seed : 10000 + 100 * cfg.seed;
-}
-
 /** The full, defaults-applied training configuration. */
 export interface TrainConfig {
   mode: TrainMode;
@@ -64,7 +39,7 @@ export interface TrainConfig {
     lora: { rank: number; alpha: number; targets: string[] };
     tiny: { layers: number; hidden: number; heads: number; kvHeads: number; intermediate: number; vocabSize: number };
   };
-  env: { id: string; dataset: string; trainSplit: string; evalSplits: string[]; validationSplits: string[]; stepBudget: number; compactTools: boolean; trainDifficulties: string[]; evalDifficulties: string[]; generated: GeneratedSplitConfig; kwargs: Record<string, unknown> };
+  env: { id: string; dataset: string; trainSplit: string; evalSplits: string[]; validationSplits: string[]; stepBudget: number; kwargs: Record<string, unknown> };
   rollout: {
     numGenerations: number;
     questionsPerStep: number;
@@ -113,7 +88,7 @@ export interface TrainConfig {
     gradAccumulation: number;
     maxGradNorm: number;
   };
-  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean; validationEpisodes: number; validationSplits: string[]; patience: number; minEpochs: number; groupByLength: boolean; mistakeShare: number; rehearsals: 'instead' | 'besides' };
+  sft: { epochs: number; questions: number; lr: number; batchSize: number; formatCheckSamples: number; describeTables: boolean; validationEpisodes: number; validationSplits: string[]; patience: number; minEpochs: number; groupByLength: boolean };
   eval: { untrained: boolean; everySteps: number; curveSplits: string[]; episodes: number; baselineEpisodes: number; samples: number; sampledQuestions: number };
   checkpoint: { everySteps: number; keep: number };
   alarms: {
@@ -139,34 +114,6 @@ export interface TrainConfig {
 export function grpoTrainSplit(config: TrainConfig): string {
   return config.grpo.trainSplit || config.env.trainSplit;
 }
-
-/** A JSON Schema node as used here (a subset, enough for docs generation). */
-export interface ConfigSchemaNode {
-  type?: string | string[];
-  description?: string;
-  default?: unknown;
-  enum?: readonly unknown[];
-  minimum?: number;
-  exclusiveMinimum?: number;
-  maximum?: number;
-  properties?: Record<string, ConfigSchemaNode>;
-  additionalProperties?: boolean | ConfigSchemaNode;
-  items?: ConfigSchemaNode;
-  required?: string[];
-}
-
-const obj = (description: string, properties: Record<string, ConfigSchemaNode>): ConfigSchemaNode => ({
-  type: 'object',
-  description,
-  properties,
-  additionalProperties: false,
-  default: {},
-});
-const num = (description: string, def: number, extra: Partial<ConfigSchemaNode> = {}): ConfigSchemaNode => ({ type: 'number', description, default: def, ...extra });
-const int = (description: string, def: number, min = 0): ConfigSchemaNode => ({ type: 'integer', description, default: def, minimum: min });
-const str = (description: string, def: string): ConfigSchemaNode => ({ type: 'string', description, default: def });
-const oneOf = (description: string, values: readonly string[], def: string): ConfigSchemaNode => ({ type: 'string', enum: values, description, default: def });
-const bool = (description: string, def: boolean): ConfigSchemaNode => ({ type: 'boolean', description, default: def });
 
 /**
  * The JSON Schema of {@link TrainConfig}.
@@ -206,22 +153,7 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       evalSplits: { type: 'array', items: { type: 'string' }, description: 'Held-out test splits, evaluated before training, after SFT and at the end (reported; never chosen on).', default: ['eval', 'eval_unseen_db'] },
       validationSplits: { type: 'array', items: { type: 'string' }, description: 'Held-out validation splits (settings are chosen on these), evaluated after SFT, every eval.everySteps GRPO steps (the held-out curve) and at the end; empty = none.', default: [] },
       stepBudget: int('Tool calls per episode before it is cut off.', 10, 1),
-      compactTools: bool('Show the model short tool signatures (names and argument names only) instead of the full JSON Schemas: saves hundreds of prompt tokens for small models.', false),
-      trainDifficulties: { type: 'array', items: { type: 'string' }, description: "Train (SFT and GRPO) only on the train split's questions of these difficulties, e.g. ['easy']; empty = all.", default: [] },
-      evalDifficulties: { type: 'array', items: { type: 'string' }, description: "Evaluate only the held-out splits' questions of these difficulties (a curriculum's held-out set); empty = all.", default: [] },
-      generated: obj(
-        "A split of procedurally generated databases (data/generator/procedural: schemas no bundled split has, some names invented), written into <runDir>/generated/<split>/ on first use and reused after; name it in grpo.trainSplit or env.trainSplit.",
-        {
-          split: str("The split's name ('' = none); its databases are <split>_0, <split>_1, ….", ''),
-          databases: int('Databases generated.', 200, 1),
-          questionsPerDb: int('Easy questions kept per database, spread over its templates.', 8, 1),
-          seed: int("Generator seed of the first database (database i uses seed + i); the bundled base was staged on seeds 1–600. -1 derives it from the run's seed (10000 + 100 × seed), so a new --seed gives new databases and questions.", 1001, -1),
-          inventedNames: num('Share of tables and attribute columns renamed to invented words.', 0.5, { minimum: 0, maximum: 1 }),
-          heldOutSplit: str("A second split of other easy questions on the same databases ('' = none), none of them in the first: name it in env.evalSplits to test whether practice on the first learnt the databases rather than the questions.", ''),
-          heldOutPerDb: int('Easy questions per database in heldOutSplit.', 8, 1),
-        },
-      ),
-      kwargs: { type: 'object', description: 'Extra keyword arguments passed to make(id, kwargs) (e.g. reward weights, actionMode).', default: {} },
+      kwargs: { type: 'object', description: 'Extra keyword arguments passed to make(id, kwargs) (e.g. reward weights, actionMode); the recipe checks them against the options the environment reads.', default: {} },
     }),
     rollout: obj('How episodes are sampled.', {
       numGenerations: int('K: completions (episodes) sampled per question. K < 4 prints a warning with the expected dead-group rate.', 8, 1),
@@ -284,7 +216,7 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       zeroVariance: oneOf("Groups with equal rewards: 'keep' (advantage 0), 'drop' from the loss, or 'dynamic_sampling' (resample to fill the batch with informative groups).", ['keep', 'drop', 'dynamic_sampling'], 'keep'),
       maxResampleRounds: int('Bound on dynamic-sampling rounds per step.', 3),
       questions: oneOf("Which train questions GRPO samples: 'all', or 'beyond_sft' (those after the first sft.questions, which SFT's oracle trajectories did not cover; in mode sft+grpo).", ['all', 'beyond_sft'], 'all'),
-      trainSplit: str("The split GRPO samples its questions from ('' = env.trainSplit, the split SFT learns from). Another split, such as env.generated's, lets GRPO practise on databases SFT never saw; it is loaded with env.trainDifficulties.", ''),
+      trainSplit: str("The split GRPO samples its questions from ('' = env.trainSplit, the split SFT learns from). Another split, such as one a recipe generates, lets GRPO practise on material SFT never saw.", ''),
     }),
     optim: obj('AdamW and the learning-rate schedule.', {
       lr: num('Peak learning rate.', 1e-4, { exclusiveMinimum: 0 }),
@@ -297,16 +229,12 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       gradAccumulation: int('Micro-batches accumulated per optimizer step.', 1, 1),
       maxGradNorm: num('Global-norm gradient clipping (0: off).', 1.0, { minimum: 0 }),
     }),
-    sft: obj('Supervised warm-up on oracle trajectories.', {
+    sft: obj('Supervised warm-up on the trajectories the recipe builds (a scripted agent\'s solved episodes).', {
       epochs: int('Passes over the SFT trajectories.', 3, 0),
       questions: int('Train questions turned into oracle trajectories (0: all).', 0),
       lr: num('SFT learning rate.', 1e-3, { exclusiveMinimum: 0 }),
       batchSize: int('Trajectories per SFT step.', 8, 1),
       formatCheckSamples: int('Questions sampled for the post-SFT format check.', 16, 0),
-      describeTables: bool(
-        "Whether the oracle's SFT trajectories describe the gold tables before querying. false: query, then answer, for a model that already knows the schemas (the bundled tiny-sql base, pre-trained on the training databases' SQL).",
-        true,
-      ),
       validationEpisodes: int(
         'Early stopping: after every SFT epoch, greedy success on the first N questions of each validation split (sft.validationSplits); SFT stops when it has not risen for sft.patience epochs and keeps the best epoch\'s weights (sft.epochs is then the maximum). 0: off, all sft.epochs run.',
         0,
@@ -316,16 +244,6 @@ export const TRAIN_CONFIG_SCHEMA: ConfigSchemaNode = {
       patience: int('Epochs without a rise of validation success before SFT stops (with sft.validationEpisodes).', 1, 1),
       minEpochs: int('Epochs trained before the first validation (with sft.validationEpisodes): early stopping cannot end SFT sooner, and the epochs before it cost no evaluation. Guards against a noisy early dip on a small validation split.', 1, 1),
       groupByLength: bool('Batch trajectories of similar length together (each window of 32 batches\' worth of shuffled trajectories sorted by length, the batches then shuffled), so less of each step is padding.', false),
-      mistakeShare: num(
-        "The share of SFT trajectories whose first query is a rehearsed mistake (SQLEnv: a misspelled value, a table or a column that does not exist) before the gold query: the mistake is played for the environment's feedback but not learned, so SFT shows how to recover from an error or an empty result.",
-        0,
-        { minimum: 0, maximum: 1 },
-      ),
-      rehearsals: oneOf(
-        "How sft.mistakeShare's rehearsals join the SFT data: 'instead' of the plain trajectories of the questions they rehearse (as many trajectories as questions), or 'besides' them (every question's plain trajectory, plus a rehearsal of that share of the questions: more trajectories, the plain ones all kept).",
-        ['instead', 'besides'],
-        'instead',
-      ),
     }),
     eval: obj('Held-out evaluation.', {
       untrained: bool('Evaluate the policy before any training (the "base model" row); false saves that evaluation\'s time when the base is known.', true),

@@ -199,7 +199,7 @@ export async function rolloutEpisodes<Obs>(
     if (prompt.length + 1 >= options.maxTotalTokens) {
       throw new RolloutConfigError(
         `the prompt alone has ${prompt.length} tokens but rollout.maxTotalTokens is ${options.maxTotalTokens}: ` +
-          'raise rollout.maxTotalTokens, or shorten the prompt (env.compactTools: true for small models).',
+          "raise rollout.maxTotalTokens, or shorten the task's prompt (a recipe's compact tool descriptions, e.g. sql.compactTools).",
       );
     }
     running.push({

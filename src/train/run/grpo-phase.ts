@@ -74,7 +74,7 @@ export function grpoFirstQuestion(cfg: TrainConfig, questionCount: number): numb
   const first = sftQuestionCount(cfg, questionCount);
   if (first >= questionCount) {
     throw new TrainError(
-      `grpo.questions 'beyond_sft' leaves GRPO no question: the train split "${cfg.env.trainSplit}" has ${questionCount} (after env.trainDifficulties) and SFT covers the first ${first}. ` +
+      `grpo.questions 'beyond_sft' leaves GRPO no question: the train split "${cfg.env.trainSplit}" has ${questionCount} (after the setup's question filters) and SFT covers the first ${first}. ` +
         `Set sft.questions below ${questionCount}, or grpo.questions 'all'.`,
     );
   }

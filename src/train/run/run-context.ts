@@ -16,7 +16,7 @@ import type { PolicyOptimizer } from '../optim/policy-optimizer.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import { EnvPool } from '../rollout/env-pool.js';
 import type { RolloutTask } from '../rollout/rollout-task.js';
-import type { MakeScriptedAgent } from '../sft/oracle-trajectories.js';
+import type { SftDataBuilder } from '../sft/sft-data.js';
 import { TrainError } from '../train-error.js';
 import { configChanges, describeConfigChange, type ConfigChange } from './config-changes.js';
 import { readRunConfig, writeRunConfig } from './run-config-file.js';
@@ -139,11 +139,11 @@ export class RunContext<Obs> {
     return p;
   }
 
-  /** The factory of the scripted agent for SFT; throws when the setup has none. */
-  requireOracle(): MakeScriptedAgent<Obs> {
-    const make = this.setup.makeOracle;
-    if (!make) throw new TrainError("mode includes 'sft' but no scripted agent was given (makeOracle) to produce trajectories");
-    return (options) => make.call(this.setup, options);
+  /** The builder of SFT's trajectories; throws when the setup has none. */
+  requireSftData(): SftDataBuilder<Obs> {
+    const build = this.setup.sftData;
+    if (!build) throw new TrainError("mode includes 'sft' but the setup builds no SFT data: give it sftData (scriptedAgentData(() => agent) plays a scripted agent), or set mode 'grpo'");
+    return build;
   }
 
   /** Appends a metrics record stamped with the run clock. */

@@ -5,7 +5,7 @@ import type { FormatCheckResult } from '../diagnostics/format-check.js';
 import type { TrainablePolicy } from '../policy/trainable-policy.js';
 import type { RolloutTask } from '../rollout/rollout-task.js';
 import type { Decoding } from '../rollout/multi-turn-rollout.js';
-import type { MakeScriptedAgent } from '../sft/oracle-trajectories.js';
+import type { SftDataBuilder } from '../sft/sft-data.js';
 
 /** What a training run is given. The caller owns the policy; the run owns the envs it creates. */
 export interface TrainingSetup<Obs> {
@@ -16,8 +16,8 @@ export interface TrainingSetup<Obs> {
   makeEnv(split: string): Env<Obs, unknown>;
   /** Number of questions in a split. */
   questionCount(split: string): number;
-  /** A scripted agent for SFT trajectories (required when mode includes sft; see {@link MakeScriptedAgent}). */
-  makeOracle?: MakeScriptedAgent<Obs>;
+  /** Builds SFT's trajectories (required when mode includes sft; {@link scriptedAgentData} plays one scripted agent). */
+  sftData?: SftDataBuilder<Obs>;
   /** Where progress lines and warnings go (default: console.log). */
   print?(line: string): void;
   /** Test hook passed to the checkpoint store. */

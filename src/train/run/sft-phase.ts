@@ -1,12 +1,13 @@
 /**
- * The SFT warm-up: the scripted agent plays the train split, its solved episodes become token
- * sequences, and the policy learns them for `sft.epochs` epochs.
+ * The SFT warm-up: the setup's SFT data builder plays scripted agents on the train split, the
+ * solved episodes that fit become token sequences, and the policy learns them for `sft.epochs` epochs.
  */
 import { evaluatePolicy, type EvaluationResult } from '../eval/evaluate-policy.js';
 import { formatProgress } from '../metrics/progress-line.js';
 import { decodingOf } from '../rollout/multi-turn-rollout.js';
 import { learningRateAt } from '../optim/lr-schedule.js';
-import { agentTrajectory, type MakeScriptedAgent, type ScriptedAgent, type SftSequence } from '../sft/oracle-trajectories.js';
+import { agentTrajectory, type SftSequence } from '../sft/oracle-trajectories.js';
+import type { SftDataBuilder, SftPlayer } from '../sft/sft-data.js';
 import { paddingShare, sftBatches, sftStep } from '../sft/sft-epoch.js';
 import { TrainError } from '../train-error.js';
 import type { TrainConfig } from '../config/schema.js';
@@ -26,26 +27,33 @@ export function sftQuestionCount(cfg: TrainConfig, available: number): number {
 }
 
 /**
- * Plays the given train questions (indices into the split's question order) with a scripted agent, one
- * episode each, in order: every trajectory, solved or not (see {@link keptTrajectories}).
+ * The trainer's player for a setup's SFT data builder: it plays scripted agents on the train split's questions, one
+ * episode each, in order, and returns every trajectory, solved or not (see {@link keptTrajectories}).
  */
-async function playQuestions<Obs>(run: RunContext<Obs>, oracle: ScriptedAgent<Obs>, questions: readonly number[]): Promise<SftSequence[]> {
+function sftPlayer<Obs>(run: RunContext<Obs>): SftPlayer<Obs> {
   const cfg = run.config;
-  const env = run.pool(cfg.env.trainSplit).take(1)[0]!;
-  const played: SftSequence[] = [];
-  for (const i of questions) {
-    const spec = run.task.episodeSpec?.(i, cfg.env.trainSplit) ?? { seed: i };
-    // The scripted agent ends its own episodes; the env's step budget bounds them.
-    played.push(await agentTrajectory(env, oracle, run.task, run.policy.codec, spec, Math.max(cfg.rollout.maxTurns, cfg.env.stepBudget)));
-  }
-  return played;
+  const covered = sftQuestionCount(cfg, run.questionCount(cfg.env.trainSplit));
+  return {
+    questions: Array.from({ length: covered }, (_, i) => i),
+    play: async (agent, questions) => {
+      const env = run.pool(cfg.env.trainSplit).take(1)[0]!;
+      const played: SftSequence[] = [];
+      for (const i of questions) {
+        const spec = run.task.episodeSpec?.(i, cfg.env.trainSplit) ?? { seed: i };
+        // The scripted agent ends its own episodes; the env's step budget bounds them.
+        played.push(await agentTrajectory(env, agent, run.task, run.policy.codec, spec, Math.max(cfg.rollout.maxTurns, cfg.env.stepBudget)));
+      }
+      return played;
+    },
+    print: (line) => run.print(line),
+  };
 }
 
 /**
  * The trajectories SFT can learn: the solved ones that fit `rollout.maxTotalTokens`. The dropped ones are
- * reported (`what` names the trajectories in the line); none left of a `required` set is an error that says why.
+ * reported; none left is an error that says why.
  */
-function keptTrajectories<Obs>(run: RunContext<Obs>, played: readonly SftSequence[], what = 'oracle trajectories', required = true): SftSequence[] {
+function keptTrajectories<Obs>(run: RunContext<Obs>, played: readonly SftSequence[]): SftSequence[] {
   const cfg = run.config;
   const trajectories: SftSequence[] = [];
   let wrong = 0;
@@ -59,48 +67,15 @@ function keptTrajectories<Obs>(run: RunContext<Obs>, played: readonly SftSequenc
     wrong > 0 ? `${wrong} not solved by the scripted agent (is env.stepBudget large enough?)` : '',
     tooLong.length > 0 ? `${tooLong.length} longer than rollout.maxTotalTokens = ${cfg.rollout.maxTotalTokens} (longest ${Math.max(...tooLong)} tokens)` : '',
   ].filter(Boolean);
-  run.print(`SFT: ${trajectories.length} correct ${what} from ${played.length} questions${dropped.length ? `; dropped ${dropped.join(', ')}` : ''}`);
-  if (trajectories.length === 0 && required) {
+  const rehearsed = trajectories.filter((t) => t.rehearsed).length;
+  run.print(`SFT: ${trajectories.length} correct scripted trajectories${rehearsed > 0 ? ` (${rehearsed} with a rehearsed mistake)` : ''} from ${played.length} played${dropped.length ? `; dropped ${dropped.join(', ')}` : ''}`);
+  if (trajectories.length === 0) {
     throw new TrainError(
-      `SFT has no trajectory to learn from: ${dropped.join(', ')}. ` +
-        (tooLong.length > 0 ? `Raise rollout.maxTotalTokens to at least ${Math.max(...tooLong)}${cfg.env.compactTools ? '' : ', or set env.compactTools: true to shorten the prompt'}.` : 'Check the scripted agent and the step budget.'),
+      `SFT has no trajectory to learn from: ${dropped.join(', ') || 'the setup built none'}. ` +
+        (tooLong.length > 0 ? `Raise rollout.maxTotalTokens to at least ${Math.max(...tooLong)}, or shorten the task's prompt.` : "Check the scripted agent, the step budget and the setup's sftData."),
     );
   }
   return trajectories;
-}
-
-/**
- * The scripted agent's solved trajectories over the first `sft.questions` train questions; the
- * unsolved and the too-long ones are dropped (and reported).
- */
-async function sftTrajectories<Obs>(run: RunContext<Obs>, oracle: ScriptedAgent<Obs>): Promise<SftSequence[]> {
-  return keptTrajectories(run, await playQuestions(run, oracle, sftQuestions(run)));
-}
-
-/** The indices of the train questions SFT plays: the first `sft.questions` (all when 0). */
-function sftQuestions<Obs>(run: RunContext<Obs>): number[] {
-  return Array.from({ length: sftQuestionCount(run.config, run.questionCount(run.config.env.trainSplit)) }, (_, i) => i);
-}
-
-/**
- * SFT's trajectories: the oracle's, where `sft.mistakeShare` of them open with a rehearsed mistake instead of the
- * plain play (`sft.rehearsals: 'instead'`), or every plain trajectory and, besides, the rehearsals of that share of
- * the questions (`'besides'`: the first query of every question stays a learned demonstration). For 'besides' each
- * question is played once with mistakes drawn, and only the questions that drew one are played again without: an
- * episode that rehearses nothing is the plain play ({@link MakeScriptedAgent}).
- */
-async function sftData<Obs>(run: RunContext<Obs>, makeOracle: MakeScriptedAgent<Obs>): Promise<SftSequence[]> {
-  const cfg = run.config.sft;
-  if (cfg.rehearsals === 'instead' || cfg.mistakeShare === 0) return sftTrajectories(run, makeOracle());
-  const drawn = await playQuestions(run, makeOracle({ mistakeShare: cfg.mistakeShare }), sftQuestions(run));
-  const rehearsedQuestions = drawn.flatMap((t, i) => (t.rehearsed ? [i] : []));
-  const replayed = await playQuestions(run, makeOracle({ mistakeShare: 0 }), rehearsedQuestions);
-  const plainPlay = drawn.slice();
-  rehearsedQuestions.forEach((q, j) => (plainPlay[q] = replayed[j]!));
-  const plain = keptTrajectories(run, plainPlay);
-  const rehearsals = keptTrajectories(run, rehearsedQuestions.map((q) => drawn[q]!), 'oracle trajectories with a rehearsed mistake', false);
-  run.print(`SFT: ${rehearsals.length} rehearsed mistakes besides the ${plain.length} plain trajectories (sft.rehearsals 'besides')`);
-  return [...plain, ...rehearsals];
 }
 
 /** The validation splits early stopping follows: `sft.validationSplits`, or all of `env.validationSplits`. */
@@ -131,20 +106,20 @@ export interface SftPhaseResult {
 }
 
 /**
- * Trains on the scripted agent's trajectories and returns the number of SFT steps run. With
+ * Trains on the trajectories the setup's builder plays (the solved ones that fit) and returns the number of SFT steps run. With
  * `sft.validationEpisodes` > 0 it validates after every epoch from epoch `sft.minEpochs` on, stops
  * once validation success has not risen for `sft.patience` epochs, and leaves the policy with the
  * best validated epoch's weights.
  *
  * @example
  * ```ts
- * const sft = await sftPhase(run, run.requireOracle());
+ * const sft = await sftPhase(run, run.requireSftData());
  * run.state.summary.sftSteps = sft.steps;
  * ```
  */
-export async function sftPhase<Obs>(run: RunContext<Obs>, makeOracle: MakeScriptedAgent<Obs>): Promise<SftPhaseResult> {
+export async function sftPhase<Obs>(run: RunContext<Obs>, sftData: SftDataBuilder<Obs>): Promise<SftPhaseResult> {
   const cfg = run.config;
-  const trajectories = await sftData(run, makeOracle);
+  const trajectories = keptTrajectories(run, await sftData(sftPlayer(run)));
   const totalSteps = cfg.sft.epochs * Math.ceil(trajectories.length / cfg.sft.batchSize);
   const validate = cfg.sft.validationEpisodes > 0 && earlyStoppingSplits(cfg).length > 0;
   let best: { epoch: number; step: number; weights: Awaited<ReturnType<typeof run.policy.readParameters>>; mean: number; evaluations: GreedyEvaluations } | undefined;

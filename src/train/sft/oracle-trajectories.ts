@@ -17,14 +17,6 @@ export interface ScriptedAgent<Obs> {
   demonstrates?(): boolean;
 }
 
-/**
- * Makes the scripted agent of SFT's trajectories; `mistakeShare`, when given, overrides `sft.mistakeShare` (the share
- * of episodes it opens with a rehearsed mistake; an agent without mistakes ignores it). An episode in which the agent
- * rehearses nothing must play exactly as the agent made with `mistakeShare: 0` would: `sft.rehearsals: 'besides'`
- * replays only the questions that drew a mistake to get their plain play.
- */
-export type MakeScriptedAgent<Obs> = (options?: { mistakeShare?: number }) => ScriptedAgent<Obs>;
-
 /** A supervised sequence: tokens and the mask of tokens to learn. */
 export interface SftSequence {
   tokens: number[];

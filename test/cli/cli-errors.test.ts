@@ -69,7 +69,7 @@ describe("sqlenv train and the SQL recipe's section", () => {
   it('resolves, lists and validates the sql section; an old path is told its new one', async () => {
     const { errors, lines } = captureConsole();
     expect(await trainCli(['--config', 'examples/grpo-sql/config.json', '--print-config'])).toBe(0);
-    expect(JSON.parse(lines[0]!).sql).toMatchObject({ compactTools: true, generated: { split: 'procedural' }, sft: { describeTables: false } });
+    expect(JSON.parse(lines[0]!).sql).toMatchObject({ compactTools: true, generated: { split: 'adapt_practice', heldOutSplit: 'adapt_heldout', seed: -1 }, sft: { describeTables: false } });
     expect(await trainCli(['--options'])).toBe(0);
     expect(lines[1]).toMatch(/^\| `sql\.sft\.rehearsals` \|/m);
     expect(await trainCli(['--defaults', '--set', 'env.generated.split="p"', '--set', 'sql.sft.mistakeshare=0.5'])).toBe(2);

@@ -91,7 +91,7 @@ export function runHealth(metricsJsonl: string): RunHealth {
 }
 
 /** Runs one seed of the demo in its own process (one onnxruntime thread each, so seeds run side by side). */
-function runSeed(seed: number, dir: string): Promise<DemoResult & { health: RunHealth }> {
+function runSeed(seed: number, dir: string): Promise<DemoResult & { health: RunHealth; line: string }> {
   const resultFile = join(dir, 'result.json');
   const demo = fileURLToPath(new URL('../examples/grpo-sql/demo.js', import.meta.url));
   return new Promise((resolve, reject) => {
@@ -106,7 +106,8 @@ function runSeed(seed: number, dir: string): Promise<DemoResult & { health: RunH
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`demo seed ${seed} exited with ${code}:\n${tail}`));
       Promise.all([readFile(resultFile, 'utf8'), readFile(join(dir, 'run', 'metrics.jsonl'), 'utf8')])
-        .then(([result, metrics]) => resolve({ ...(JSON.parse(result) as DemoResult), health: runHealth(metrics) }), reject);
+        // The demo's last line is its result as one JSON object (trainingResultLine).
+        .then(([result, metrics]) => resolve({ ...(JSON.parse(result) as DemoResult), health: runHealth(metrics), line: tail.trimEnd().split('\n').at(-1) ?? '' }), reject);
     });
   });
 }
@@ -145,7 +146,7 @@ export function ceilingLine(results: readonly DemoResult[], splits: readonly str
 export default async function bench(): Promise<BenchSection> {
   const SEEDS = seedsToRun();
   const root = await mkdtemp(join(tmpdir(), 'sqlenv-demo-bench-'));
-  const results: (DemoResult & { health: RunHealth })[] = [];
+  const results: (DemoResult & { health: RunHealth; line: string })[] = [];
   const parallel = Math.max(1, Math.min(SEEDS.length, availableParallelism()));
   try {
     for (let i = 0; i < SEEDS.length; i += parallel) {
@@ -209,6 +210,12 @@ export default async function bench(): Promise<BenchSection> {
       '',
       `GRPO's health per seed (frac_reward_zero_std, mean over the steps after step 3; alarms raised): ` +
         results.map((r, i) => `seed ${SEEDS[i]}: ${r.health.zeroStdAfterStep3 === undefined ? '—' : r.health.zeroStdAfterStep3.toFixed(2)}, ${r.health.alarms.length ? r.health.alarms.join(' and ') : 'no alarm'}`).join('; ') + '.',
+      '',
+      'The demo\'s result line per seed (each test split\'s role, decoding, success after SFT and GRPO as fractions, questions gained and lost, exact McNemar p-value):',
+      '',
+      '```json',
+      ...results.map((r) => r.line),
+      '```',
     ].join('\n'),
   };
 }

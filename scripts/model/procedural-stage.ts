@@ -95,7 +95,7 @@ export function stageConfig(o: Pick<ProceduralStageOptions, 'from' | 'runDir' | 
     `env.dataset=${JSON.stringify(dataset)}`, `model.path=${JSON.stringify(resolve(o.from))}`,
     'env.evalSplits=[]', 'eval.untrained=false', 'grpo.steps=0',
     // One thread, as the stage's weights were made; and none of the demo's GRPO corpus, which an SFT-only run never reads.
-    'model.threads=1', 'sql.generated.split=""', 'grpo.trainSplit=""',
+    'model.threads=1', 'sql.generated.split=""', 'sql.generated.heldOutSplit=""', 'grpo.trainSplit=""',
     `sft.questions=${questions}`, `sft.epochs=${o.epochs}`, 'sft.minEpochs=1', 'sft.validationEpisodes=0',
   ]);
 }

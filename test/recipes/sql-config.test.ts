@@ -101,6 +101,6 @@ describe('every config in the repository', () => {
     for (const file of files) {
       expect(() => resolveSqlTrainConfig(parseConfigText(readFileSync(file, 'utf8'), file)), file).not.toThrow();
     }
-    expect((await loadSqlTrainConfig(join(root, 'examples', 'grpo-sql', 'config.json'))).sql.generated.split).toBe('procedural');
+    expect((await loadSqlTrainConfig(join(root, 'examples', 'grpo-sql', 'config.json'))).sql.generated).toMatchObject({ split: 'adapt_practice', heldOutSplit: 'adapt_heldout', seed: -1 });
   });
 });

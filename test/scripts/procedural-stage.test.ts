@@ -23,8 +23,8 @@ describe('the stage\'s training run', () => {
     expect(config.model).toMatchObject({ path: '/models/first', threads: 1 });
     expect(config.grpo.steps).toBe(0);
     expect(config.env.evalSplits).toEqual([]);
-    expect(config.sql.generated.split).toBe('');
-    expect(grpoTrainSplit(config)).toBe('train'); // the demo's 'procedural' split is not in the stage's dataset
+    expect(config.sql.generated).toMatchObject({ split: '', heldOutSplit: '' });
+    expect(grpoTrainSplit(config)).toBe('train'); // the demo's generated splits are not in the stage's dataset
     expect(config.sft).toMatchObject({ questions: 4800, epochs: PROCEDURAL_STAGE_DEFAULTS.epochs, minEpochs: 1, validationEpisodes: 0 });
   });
 });

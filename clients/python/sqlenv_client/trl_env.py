@@ -115,9 +115,11 @@ class SQLEnvToolEnv:
         question_id = row.get("question_id", row.get("id"))
         if question_id is not None:
             options["questionId"] = question_id
-        for key in ("split", "dbId"):
-            if row.get(key) is not None:
-                options[key] = row[key]
+        db_id = row.get("db_id", row.get("dbId"))
+        if db_id is not None:
+            options["dbId"] = db_id
+        if row.get("split") is not None:
+            options["split"] = row["split"]
         seed = row.get("seed")
         result = self._session.reset(seed=seed if isinstance(seed, int) else None, options=options or None)
         self._reward = 0.0

@@ -51,6 +51,23 @@ SQL_STEP = {
 
 
 class ToolSchemaTest(unittest.TestCase):
+    def test_reset_passes_the_rows_documented_keys_as_options(self) -> None:
+        class ResetSession(RecordingSession):
+            def reset(self, seed: Any = None, options: Any = None) -> StepResult:
+                self.resets.append((seed, options))
+                return StepResult.from_wire(self.reply)
+
+        env, _ = offline_env({"observation": {"question": "q", "tables": [], "result": "", "error": None}, "reward": 0.0, "done": False})
+        session = ResetSession(env._session.reply)  # type: ignore[attr-defined]
+        session.resets = []  # type: ignore[attr-defined]
+        env._session = session  # type: ignore[attr-defined]
+        env.reset(question_id="eval-0003", split="eval", db_id="concert_hall", seed=4, prompt="ignored")
+        env.reset(id="smoke-0001", dbId="library")
+        self.assertEqual(
+            session.resets,  # type: ignore[attr-defined]
+            [(4, {"questionId": "eval-0003", "dbId": "concert_hall", "split": "eval"}), (None, {"questionId": "smoke-0001", "dbId": "library"})],
+        )
+
     def test_every_tool_has_a_clean_signature_and_documented_args(self) -> None:
         public = sorted(n for n, _ in inspect.getmembers(SQLEnvToolEnv, callable) if not n.startswith("_"))
         self.assertEqual(public, sorted(TOOLS + ["get_reward", "reset"]))

@@ -97,17 +97,21 @@ function runSeed(seed: number, dir: string): Promise<DemoResult & { health: RunH
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [demo, '--seed', String(seed), '--run-dir', join(dir, 'run'), '--result-json', resultFile], { stdio: ['ignore', 'pipe', 'pipe'] });
     let tail = '';
+    let lastOut = '';
     const keep = (chunk: Buffer) => {
       tail = (tail + chunk.toString()).slice(-4000);
     };
-    child.stdout.on('data', keep);
+    child.stdout.on('data', (chunk: Buffer) => {
+      keep(chunk);
+      lastOut = (lastOut + chunk.toString()).slice(-100_000);
+    });
     child.stderr.on('data', keep);
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`demo seed ${seed} exited with ${code}:\n${tail}`));
       Promise.all([readFile(resultFile, 'utf8'), readFile(join(dir, 'run', 'metrics.jsonl'), 'utf8')])
-        // The demo's last line is its result as one JSON object (trainingResultLine).
-        .then(([result, metrics]) => resolve({ ...(JSON.parse(result) as DemoResult), health: runHealth(metrics), line: tail.trimEnd().split('\n').at(-1) ?? '' }), reject);
+        // The demo's last line on stdout is its result as one JSON object (trainingResultLine); stderr may interleave.
+        .then(([result, metrics]) => resolve({ ...(JSON.parse(result) as DemoResult), health: runHealth(metrics), line: lastOut.trimEnd().split('\n').at(-1) ?? '' }), reject);
     });
   });
 }

@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { NoisyAgent, OracleAgent, RandomAgent, runEpisodes, type Env, type SqlAction, type SqlAgent, type SqlDataset, type SqlObservation } from 'sqlenv';
 import { answersWithSql, createSqlTrainingSetup, foundVersusAnswered, loadSqlTrainConfig, type SqlTrainConfig } from 'sqlenv/recipes';
 import {
+  decodingOf,
   estimateTrainingMemory,
   formatBytes,
   formatDuration,
@@ -183,7 +184,7 @@ export async function main(argv: string[]): Promise<number> {
     // For benchmarks that run seeds as separate processes (bench/train-demo.bench.ts reads it).
     if (typeof values['result-json'] === 'string') await writeFile(values['result-json'], JSON.stringify({ config, summary, rows }));
     // The last line: the run's outcome as one JSON object, for scripts and the benchmark over seeds.
-    const trainedDecoding = config.rollout.guidedDecoding === 'always' ? 'guided' : 'unguided';
+    const trainedDecoding = decodingOf(setup.task, config.rollout, 'training');
     console.log(JSON.stringify(trainingResultLine(summary, splitRoles(config), { seed: config.seed, seconds: Math.round((Date.now() - started) / 1000), trainedDecoding })));
     return 0;
   } finally {

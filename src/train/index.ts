@@ -35,7 +35,7 @@ export { LmTrainablePolicy } from './policy/lm-policy-adapter.js';
 export { TemplateChatCodec } from './policy/template-chat-codec.js';
 
 // The loop's pieces, for custom loops: rollouts, one GRPO step and its phases, SFT, evaluation.
-export { rolloutEpisodes, RolloutConfigError, SHAPING_POTENTIAL_INFO_KEY, type RolloutOptions, type EpisodeJob, type Decoding } from './rollout/multi-turn-rollout.js';
+export { rolloutEpisodes, RolloutConfigError, SHAPING_POTENTIAL_INFO_KEY, decodingOf, type RolloutOptions, type EpisodeJob, type Decoding } from './rollout/multi-turn-rollout.js';
 export { type Episode, type TurnRecord } from './rollout/episode.js';
 export { EnvPool } from './rollout/env-pool.js';
 export { VectorEnvSlots, VectorSlotsExhaustedError, type VectorEnvSlotsOptions } from './rollout/vector-env-slots.js';

@@ -21,7 +21,7 @@ export { grad, stopGradient, type GradOptions } from './autodiff/grad.js';
 // Layers and models.
 export { linear, embedding, type LinearOptions } from './layers/linear.js';
 export { rmsNorm, layerNorm } from './layers/norm.js';
-export { attention, causalMask, rope, ropeTables } from './layers/attention.js';
+export { attend, attention, causalMask, rope, ropeTables } from './layers/attention.js';
 export { logProbsAndEntropy, softmaxCrossEntropy, tokenLogProbs, type CrossEntropyOptions } from './layers/loss.js';
 
 // Encoding and running: one Session interface for in-thread and worker sessions.

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkGradients } from './gradcheck.js';
 import {
-  Graph, OnnxSession, attention, causalMask, hostTensor, layerNorm, rmsNorm, rope, ropeTables, softmaxCrossEntropy, tokenLogProbs, type Feeds,
+  Graph, OnnxSession, add, attend, attention, causalMask, concat, grad, hostTensor, layerNorm, matmul, mul, reduceSum, rmsNorm, rope, ropeTables, setNodeGradient, softmax,
+  softmaxCrossEntropy, split, tokenLogProbs, transpose, type Feeds, type Tensor,
 } from './onnx-api.js';
 
 async function run(g: Graph, feeds: Feeds = {}): Promise<Record<string, number[]>> {
@@ -85,7 +86,56 @@ describe('composite layers: gradients (float64)', () => {
     }));
   it('causal attention (q, k, v)', () =>
     checkGradients([{ shape: [2, 3, 4] }, { shape: [2, 3, 4] }, { shape: [2, 3, 4] }], (_, [q, k, v]) => attention(q!, k!, v!)));
+  it('attend over two value blocks, with a mask (the Σ dO·O identity in the weights\' gradient)', () =>
+    checkGradients([{ shape: [2, 3, 4] }, { shape: [2, 2, 4] }, { shape: [2, 3, 4] }, { shape: [2, 2, 4] }, { shape: [2, 3, 4] }], (g, [q, k1, k2, v1, v2]) => {
+      const scores = matmul(q!, transpose(concat([k1!, k2!], 1), [0, 2, 1]));
+      const bias = g.constant('float64', [0, -1e9, 0, 0, 0, 0, 0, 0, -1e9, 0, 0, 0, 0, 0, 0], [3, 5]);
+      return attend(add(scores, bias), (p) => {
+        const [p1, p2] = split(p, -1, [2, 3]);
+        return add(matmul(p1!, v1!), matmul(p2!, v2!));
+      });
+    }));
   it('cross-entropy with ignore index and mask', () =>
     checkGradients([{ shape: [4, 5] }], (g, [logits]) =>
       softmaxCrossEntropy(logits!, g.constant('int64', [1, -100, 4, 0], [4]), { ignoreIndex: -100, mask: g.constant('float64', [1, 1, 0.5, 2], [4]) })));
+});
+
+describe('attend: the weights\' gradient', () => {
+  const scoresOf = (g: Graph): { q: Tensor; k: Tensor; v: Tensor; s: Tensor } => {
+    const q = g.input('q', 'float32', [2, 16, 8]);
+    const k = g.input('k', 'float32', [2, 16, 8]);
+    const v = g.input('v', 'float32', [2, 16, 8]);
+    return { q, k, v, s: matmul(q, transpose(k, [0, 2, 1])) };
+  };
+  /** Reductions over the last axis of [2, 16, 16] tensors (the weights) in the whole graph. */
+  const weightReductions = (g: Graph): number =>
+    g.nodes.filter((n) => n.opType === 'ReduceSum' && n.inputs[0]!.shape.join(',') === '2,16,16').length;
+
+  it('reduces over the [T, D] output, never over the [T, S] weights', () => {
+    const g = new Graph();
+    const { q, k, v, s } = scoresOf(g);
+    const loss = reduceSum(mul(attend(s, (p) => matmul(p, v)), 1.5));
+    grad(loss, [q, k, v]);
+    expect(weightReductions(g)).toBe(0);
+    // The plain softmax rule, for contrast, reduces over the weights once.
+    const h = new Graph();
+    const plain = scoresOf(h);
+    grad(reduceSum(mul(matmul(softmax(plain.s, -1), plain.v), 1.5)), [plain.q, plain.k, plain.v]);
+    expect(weightReductions(h)).toBe(1);
+  });
+
+  it('refuses an output that does not keep the scores\' leading axes', () => {
+    const g = new Graph();
+    const { v, s } = scoresOf(g);
+    expect(() => attend(s, (p) => transpose(matmul(p, v), [1, 0, 2]))).toThrow(/leading axes/);
+  });
+
+  it('gradOf refuses tensors computed before the node being differentiated', () => {
+    const g = new Graph();
+    const x = g.input('x', 'float32', [3]);
+    const early = mul(x, 2);
+    const y = mul(early, 3);
+    setNodeGradient(y, ({ gradOf }) => [gradOf(early), undefined]);
+    expect(() => grad(reduceSum(y), [x])).toThrow(/only tensors computed after/);
+  });
 });

@@ -9,6 +9,7 @@ export { GRAD_RULES, NON_DIFFERENTIABLE } from '../../src/onnx/autodiff/rules.js
 export { unbroadcast } from '../../src/onnx/autodiff/unbroadcast.js';
 export type { GradRule, GradRules, GradContext } from '../../src/onnx/autodiff/types.js';
 export { maskScores, maskValue } from '../../src/onnx/layers/attention.js';
+export { setNodeGradient } from '../../src/onnx/autodiff/custom.js';
 export { liveNodes, DEFAULT_IR_VERSION, DEFAULT_OPSET } from '../../src/onnx/proto/model.js';
 export { ProtoWriter } from '../../src/onnx/proto/writer.js';
 export { probeProvider, providerHint, AUTO_ORDER } from '../../src/onnx/runtime/providers.js';

@@ -1,4 +1,4 @@
-import { linear, ops, type Dim, type Tensor } from './onnx.js';
+import { attend, linear, ops, type Dim, type Tensor } from './onnx.js';
 
 /**
  * Building blocks of Llama-family decoders as ONNX subgraphs. Shapes in comments:
@@ -69,7 +69,7 @@ export function groupedQueryAttention(
   const k5 = k.unsqueeze([2]);
   const v5 = v.unsqueeze([2]);
   const scores = q5.matmul(k5.transpose([0, 1, 2, 4, 3])).mul(1 / Math.sqrt(dims.headDim)).add(bias.unsqueeze([1]));
-  const out = scores.softmax(-1).matmul(v5);
+  const out = attend(scores, (weights) => weights.matmul(v5));
   return out.reshape([0, dims.numHeads, -1, dims.headDim]);
 }
 
@@ -93,9 +93,8 @@ export function blockAttention(
   const group = dims.numHeads / dims.numKvHeads;
   const q5 = q.reshape([0, dims.numKvHeads, group, -1, dims.headDim]);
   const scores = blocks.map((b) => q5.matmul(b.key.unsqueeze([2]).transpose([0, 1, 2, 4, 3])));
-  const all = ops.concat(scores, -1).mul(1 / Math.sqrt(dims.headDim)).add(bias.unsqueeze([1])).softmax(-1);
-  const weights = ops.splitLike(all, -1, scores);
-  const out = weights.map((w, i) => w.matmul(blocks[i]!.value.unsqueeze([2]))).reduce((a, b) => a.add(b));
+  const all = ops.concat(scores, -1).mul(1 / Math.sqrt(dims.headDim)).add(bias.unsqueeze([1]));
+  const out = attend(all, (p) => ops.splitLike(p, -1, scores).map((w, i) => w.matmul(blocks[i]!.value.unsqueeze([2]))).reduce((a, b) => a.add(b)));
   return out.reshape([0, dims.numHeads, -1, dims.headDim]);
 }
 
@@ -164,10 +163,12 @@ export function groupSharedAttention(
   const sharedScores = unstack(stack(q4, D).matmul(shared.key.transpose([0, 1, 3, 2])), Q); // [B, K, group, T, Q]
   const q5 = q.reshape([0, K, group, -1, D]);
   const scores = [sharedScores, ...blocks.map((b) => q5.matmul(b.key.unsqueeze([2]).transpose([0, 1, 2, 4, 3])))];
-  const all = ops.concat(scores, -1).mul(1 / Math.sqrt(D)).add(bias.unsqueeze([1])).softmax(-1);
-  const [sharedWeights, ...weights] = ops.splitLike(all, -1, scores);
-  // The shared block's weights stacked the same way, times its values, back to the rows.
-  const sharedOut = unstack(stack(reshapeAs(sharedWeights!, [B, K, M, Q]), Q).matmul(shared.value), D); // [B, K, group, T, D]
-  const out = weights.map((w, i) => w.matmul(blocks[i]!.value.unsqueeze([2]))).reduce((a, b) => a.add(b), sharedOut);
+  const all = ops.concat(scores, -1).mul(1 / Math.sqrt(D)).add(bias.unsqueeze([1]));
+  const out = attend(all, (p) => {
+    const [sharedWeights, ...weights] = ops.splitLike(p, -1, scores);
+    // The shared block's weights stacked the same way, times its values, back to the rows.
+    const sharedOut = unstack(stack(reshapeAs(sharedWeights!, [B, K, M, Q]), Q).matmul(shared.value), D); // [B, K, group, T, D]
+    return weights.map((w, i) => w.matmul(blocks[i]!.value.unsqueeze([2]))).reduce((a, b) => a.add(b), sharedOut);
+  });
   return out.reshape([0, dims.numHeads, -1, D]);
 }

@@ -10,6 +10,7 @@ export {
   embedding,
   rmsNorm,
   rope,
+  attend,
   tokenLogProbs,
   logProbsAndEntropy,
   Runtime,

@@ -13,6 +13,7 @@ import type { Node } from '../graph/node.js';
 import type { Tensor } from '../graph/tensor.js';
 import { add } from '../ops/elementwise.js';
 import { expand, zerosLike } from '../ops/shape-ops.js';
+import { nodeGradient } from './custom.js';
 import { GRAD_RULES, NON_DIFFERENTIABLE } from './rules.js';
 
 /** Options of {@link grad}. */
@@ -64,12 +65,16 @@ export function grad(loss: Tensor, params: readonly Tensor[], opts: GradOptions 
     const node = onPath[i]!;
     const dy = node.outputs.map(total);
     if (dy.every((d) => d === undefined)) continue;
-    const rule = GRAD_RULES[node.opType];
+    const rule = nodeGradient(node) ?? GRAD_RULES[node.opType];
     if (!rule) {
       throw new GraphError(`grad: no gradient rule for ${node.opType} (producing ${node.outputs[0]?.name}); wrap constant inputs in stopGradient`);
     }
     const wants = node.inputs.map((t) => t !== undefined && needsGrad.has(t));
-    const dx = rule({ node, x: node.inputs, y: node.outputs, dy, wants });
+    const gradOf = (t: Tensor): Tensor | undefined => {
+      if (!t.producer || t.producer.id <= node.id) throw new GraphError(`grad: gradOf(${t.name}) asked while differentiating ${node.opType}; only tensors computed after the node have a complete gradient then`);
+      return total(t);
+    };
+    const dx = rule({ node, x: node.inputs, y: node.outputs, dy, wants, gradOf });
     node.inputs.forEach((t, k) => {
       const d = dx[k];
       if (t && d && wants[k]) contribute(t, d);

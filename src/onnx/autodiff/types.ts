@@ -13,6 +13,12 @@ export interface GradContext {
   readonly dy: readonly (Tensor | undefined)[];
   /** Which inputs need a gradient (rules may skip the others). */
   readonly wants: readonly boolean[];
+  /**
+   * The complete gradient of a tensor produced after this node (every use of it is already
+   * differentiated when this node's turn comes), or undefined where it does not reach the loss.
+   * Per-node rules use it for identities that involve later tensors (see `setNodeGradient`).
+   */
+  readonly gradOf: (t: Tensor) => Tensor | undefined;
 }
 
 /**

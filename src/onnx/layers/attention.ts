@@ -1,4 +1,5 @@
 /** Attention building blocks: causal masks, rotary position embeddings, scaled dot-product attention. */
+import { setNodeGradient } from '../autodiff/custom.js';
 import type { DType } from '../dtype.js';
 import { ShapeError } from '../graph/errors.js';
 import type { Tensor } from '../graph/tensor.js';
@@ -6,6 +7,7 @@ import { add, greater, mul, neg, sub, where } from '../ops/elementwise.js';
 import { gather } from '../ops/indexing.js';
 import { matmul } from '../ops/matmul.js';
 import { softmax } from '../ops/nn.js';
+import { reduceSum } from '../ops/reduce.js';
 import { concat, expand, shapeOf, slice, squeeze, transpose, trilu } from '../ops/shape-ops.js';
 
 /** A large negative score for masked positions that stays finite in the dtype. */
@@ -40,9 +42,20 @@ export function causalMask(scores: Tensor): Tensor {
   return greater(trilu(ones, false, squeeze(offset, [0])), 0);
 }
 
-/** `scores` where allowed, a large negative value elsewhere. @example `maskScores(s, causalMask(s))` */
+/**
+ * `scores` where allowed, `scores` plus a large negative value elsewhere: softmax gives those
+ * positions zero weight either way. The mask is applied as an added bias (0 or {@link maskValue})
+ * rather than a `Where`, because its gradient is the identity: the backward pass spends nothing on
+ * it, and a constant mask folds into one constant bias, so the forward is a single broadcast Add.
+ *
+ * @example
+ * ```ts
+ * const masked = maskScores(s, causalMask(s));
+ * ```
+ */
 export function maskScores(scores: Tensor, allowed: Tensor): Tensor {
-  return where(allowed, scores, maskValue(scores.dtype));
+  const g = scores.graph;
+  return add(scores, where(allowed, g.scalar(0, scores.dtype), g.scalar(maskValue(scores.dtype), scores.dtype)));
 }
 
 /**
@@ -90,6 +103,39 @@ export function rope(x: Tensor, cos: Tensor, sin: Tensor): Tensor {
 }
 
 /**
+ * `softmax(scores)` over the last axis, handed to `attendTo`, which must return the attention
+ * output built linearly from those weights, `O[..., t, :] = Σ_s P[..., t, s] · V_s` (one value
+ * block or several, any reshapes between), in the layout `[..., T, D]` of the scores' leading
+ * axes; the weights must reach the loss only through it. Returns that output.
+ *
+ * Why: the backward pass of softmax needs `Σ_s P·dP` for every query, a pass over the
+ * `[…, T, S]` weights; for attention it equals `Σ_d dO·O` (because `dP = dO·Vᵀ` and `O = P·V`),
+ * a pass over the `[…, T, D]` output instead, which is S/D times smaller. The weights' gradient
+ * is then `P ⊙ (dP − Σ_d dO·O)`, exact, with one fewer pass over the largest tensors of the
+ * backward.
+ *
+ * @example
+ * ```ts
+ * const o = attend(maskedScores, (p) => matmul(p, v)); // [B, H, T, D]
+ * ```
+ */
+export function attend(scores: Tensor, attendTo: (weights: Tensor) => Tensor): Tensor {
+  const weights = softmax(scores, -1);
+  const out = attendTo(weights);
+  const clash = out.shape.slice(0, -1).some((d, i) => typeof d === 'number' && typeof scores.shape[i] === 'number' && d !== scores.shape[i]);
+  if (out.rank !== scores.rank || clash) {
+    throw new ShapeError('attend', `the output [${out.shape.join(', ')}] must keep the leading axes of the scores [${scores.shape.join(', ')}]`);
+  }
+  setNodeGradient(weights, ({ y: [p], dy: [dp], gradOf }) => {
+    const dOut = gradOf(out);
+    // Without a gradient at the output, the weights' gradient comes from elsewhere: use softmax's own rule.
+    const rowDot = dOut ? reduceSum(mul(dOut, out), [-1], true) : reduceSum(mul(dp!, p!), [-1], true);
+    return [mul(p!, sub(dp!, rowDot))];
+  });
+  return out;
+}
+
+/**
  * Scaled dot-product attention over `[..., T, d]` queries and `[..., S, d]` keys/values, with a
  * causal mask by default.
  *
@@ -106,5 +152,5 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, opts: { causal?: bool
   let scores = mul(matmul(q, transpose(k, perm)), 1 / Math.sqrt(d));
   const allowed = opts.allowed ?? (opts.causal === false ? undefined : causalMask(scores));
   if (allowed) scores = maskScores(scores, allowed);
-  return matmul(softmax(scores, -1), v);
+  return attend(scores, (p) => matmul(p, v));
 }

@@ -30,6 +30,13 @@ export interface SessionOptions {
   readonly keepOnDevice?: readonly string[];
   /** Model encoding options when a Graph is given. */
   readonly encode?: EncodeOptions;
+  /**
+   * Write onnxruntime's per-node profile (Chrome trace JSON) to a file starting with this path
+   * prefix when the session closes. Default: the `SQLENV_ONNX_PROFILE` environment variable,
+   * so a whole run (trainer, bench) can be profiled without code changes; see
+   * `summarizeOnnxProfile` for a table of where the time went.
+   */
+  readonly profile?: string;
 }
 
 /** Options of one run. */
@@ -70,6 +77,7 @@ export class OnnxSession implements Session {
   readonly stats: SessionStats = { runs: 0, runMs: 0, feedBytes: 0, fetchBytes: 0, residentFeeds: 0, residentFetches: 0 };
   private closed = false;
   private readonly kept: ReadonlySet<string>;
+  private readonly profiling: boolean;
 
   private constructor(
     private readonly session: ort.InferenceSession,
@@ -78,8 +86,10 @@ export class OnnxSession implements Session {
     keepOnDevice: readonly string[] | undefined,
     /** A private directory holding the model and its external data, removed on close. */
     private readonly scratchDir?: string,
+    profiling = false,
   ) {
     this.kept = new Set(keepOnDevice ?? []);
+    this.profiling = profiling;
   }
 
   /**
@@ -91,9 +101,10 @@ export class OnnxSession implements Session {
     const options = ortSessionOptions(opts);
     const encoded: Uint8Array | string | EncodedModel = typeof model === 'string' || model instanceof Uint8Array || isEncoded(model) ? model : encodeModel(model, opts.encode);
     const keep = opts.keepOnDevice;
-    if (typeof encoded === 'string') return new OnnxSession(await ort.InferenceSession.create(encoded, options), provider, keep);
-    if (encoded instanceof Uint8Array) return new OnnxSession(await ort.InferenceSession.create(encoded, options), provider, keep);
-    if (!encoded.externalData) return new OnnxSession(await ort.InferenceSession.create(encoded.model, options), provider, keep);
+    const prof = options.enableProfiling === true;
+    if (typeof encoded === 'string') return new OnnxSession(await ort.InferenceSession.create(encoded, options), provider, keep, undefined, prof);
+    if (encoded instanceof Uint8Array) return new OnnxSession(await ort.InferenceSession.create(encoded, options), provider, keep, undefined, prof);
+    if (!encoded.externalData) return new OnnxSession(await ort.InferenceSession.create(encoded.model, options), provider, keep, undefined, prof);
     // onnxruntime-node reads external data only from files next to a model loaded by path (it has
     // no in-memory external-data option), so both go to a private directory for the session's life.
     const location = opts.encode?.externalData?.location;
@@ -102,7 +113,7 @@ export class OnnxSession implements Session {
     try {
       await writeFile(join(dir, basename(location)), encoded.externalData);
       await writeFile(join(dir, 'model.onnx'), encoded.model);
-      return new OnnxSession(await ort.InferenceSession.create(join(dir, 'model.onnx'), options), provider, keep, dir);
+      return new OnnxSession(await ort.InferenceSession.create(join(dir, 'model.onnx'), options), provider, keep, dir, prof);
     } catch (e) {
       await rm(dir, { recursive: true, force: true });
       throw e;
@@ -152,6 +163,7 @@ export class OnnxSession implements Session {
     if (this.closed) return;
     this.closed = true;
     try {
+      if (this.profiling) this.session.endProfiling();
       await this.session.release();
     } finally {
       if (this.scratchDir) await rm(this.scratchDir, { recursive: true, force: true });
@@ -168,8 +180,10 @@ export class OnnxSession implements Session {
  */
 export function ortSessionOptions(opts: SessionOptions): ort.InferenceSession.SessionOptions {
   const provider = opts.provider ?? 'cpu';
+  const profile = opts.profile ?? process.env['SQLENV_ONNX_PROFILE'];
   return {
     executionProviders: [provider],
+    ...(profile ? { enableProfiling: true, profileFilePrefix: profile } : {}),
     graphOptimizationLevel: opts.optimization ?? 'all',
     logSeverityLevel: 3,
     // CPU: no memory pattern. With it, the first runs at each new set of input shapes (every

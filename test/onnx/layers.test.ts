@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkGradients } from './gradcheck.js';
 import {
-  Graph, OnnxSession, add, attend, attention, causalMask, concat, grad, hostTensor, layerNorm, matmul, mul, reduceSum, rmsNorm, rope, ropeTables, setNodeGradient, softmax,
+  Graph, OnnxSession, add, attend, logProbsAndEntropy, silu, attention, causalMask, concat, grad, hostTensor, layerNorm, matmul, mul, reduceSum, rmsNorm, rope, ropeTables, setNodeGradient, softmax,
   softmaxCrossEntropy, split, tokenLogProbs, transpose, type Feeds, type Tensor,
 } from './onnx-api.js';
 
@@ -84,6 +84,16 @@ describe('composite layers: gradients (float64)', () => {
       const { cos, sin } = ropeTables(3, 4);
       return rope(x!, g.constant('float64', cos, [3, 4]), g.constant('float64', sin, [3, 4]));
     }));
+  it('rope, with gradients for the tables too', () =>
+    checkGradients([{ shape: [2, 3, 4] }, { shape: [3, 4] }, { shape: [3, 4] }], (_, [x, cos, sin]) => rope(x!, cos!, sin!)));
+  it('token log-probs and entropy from one log-softmax (both differentiated)', () =>
+    checkGradients([{ shape: [2, 3, 5] }], (g, [logits]) => {
+      const { logprobs, entropy } = logProbsAndEntropy(logits!, g.constant('int64', [0, 4, 2, 2, 1, 3], [2, 3]));
+      return add(logprobs, mul(entropy, 0.3));
+    }));
+  it('tokenLogProbs with a target repeated across positions', () =>
+    checkGradients([{ shape: [4, 3] }], (g, [logits]) => tokenLogProbs(logits!, g.constant('int64', [1, 1, 0, 2], [4]))));
+  it('silu', () => checkGradients([{ shape: [3, 5] }], (_, [x]) => silu(x!)));
   it('causal attention (q, k, v)', () =>
     checkGradients([{ shape: [2, 3, 4] }, { shape: [2, 3, 4] }, { shape: [2, 3, 4] }], (_, [q, k, v]) => attention(q!, k!, v!)));
   it('attend over two value blocks, with a mask (the Σ dO·O identity in the weights\' gradient)', () =>

@@ -74,7 +74,11 @@ export function grad(loss: Tensor, params: readonly Tensor[], opts: GradOptions 
       if (!t.producer || t.producer.id <= node.id) throw new GraphError(`grad: gradOf(${t.name}) asked while differentiating ${node.opType}; only tensors computed after the node have a complete gradient then`);
       return total(t);
     };
-    const dx = rule({ node, x: node.inputs, y: node.outputs, dy, wants, gradOf });
+    const addGradient = (t: Tensor, d: () => Tensor): void => {
+      if (t.producer && t.producer.id >= node.id) throw new GraphError(`grad: addGradient(${t.name}) while differentiating ${node.opType}; only tensors computed before the node can still receive gradient`);
+      if (needsGrad.has(t)) contribute(t, d());
+    };
+    const dx = rule({ node, x: node.inputs, y: node.outputs, dy, wants, gradOf, addGradient });
     node.inputs.forEach((t, k) => {
       const d = dx[k];
       if (t && d && wants[k]) contribute(t, d);

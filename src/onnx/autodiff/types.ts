@@ -19,6 +19,13 @@ export interface GradContext {
    * Per-node rules use it for identities that involve later tensors (see `setNodeGradient`).
    */
   readonly gradOf: (t: Tensor) => Tensor | undefined;
+  /**
+   * Add `d()` to the gradient of `t`, a tensor computed before this node (`d` is not called where
+   * `t` needs no gradient). A per-node rule for the last node of a composite uses it to hand the composite's
+   * gradient straight to the composite's input; the nodes in between then receive nothing from
+   * this path and emit nothing for it.
+   */
+  readonly addGradient: (t: Tensor, d: () => Tensor) => void;
 }
 
 /**

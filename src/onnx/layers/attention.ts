@@ -1,5 +1,6 @@
 /** Attention building blocks: causal masks, rotary position embeddings, scaled dot-product attention. */
 import { setNodeGradient } from '../autodiff/custom.js';
+import { unbroadcast } from '../autodiff/unbroadcast.js';
 import type { DType } from '../dtype.js';
 import { ShapeError } from '../graph/errors.js';
 import type { Tensor } from '../graph/tensor.js';
@@ -8,7 +9,7 @@ import { gather } from '../ops/indexing.js';
 import { matmul } from '../ops/matmul.js';
 import { softmax } from '../ops/nn.js';
 import { reduceSum } from '../ops/reduce.js';
-import { concat, expand, shapeOf, slice, squeeze, transpose, trilu } from '../ops/shape-ops.js';
+import { concat, expand, shapeOf, split, squeeze, transpose, trilu } from '../ops/shape-ops.js';
 
 /** A large negative score for masked positions that stays finite in the dtype. */
 export function maskValue(dtype: DType): number {
@@ -96,10 +97,22 @@ export function ropeTables(positions: number, headDim: number, theta = 10000): {
 export function rope(x: Tensor, cos: Tensor, sin: Tensor): Tensor {
   const d = x.dim(-1);
   if (typeof d !== 'number' || d % 2 !== 0) throw new ShapeError('rope', `head dim must be static and even, got ${d}`);
-  const a = slice(x, [-1], [0], [d / 2]);
-  const b = slice(x, [-1], [d / 2], [d]);
-  const rotated = concat([neg(b), a], x.rank - 1);
-  return add(mul(x, cos), mul(rotated, sin));
+  const rotateHalf = (t: Tensor, sign: 1 | -1): Tensor => {
+    const [a, b] = split(t, -1, [d / 2, d / 2]);
+    return sign === 1 ? concat([neg(b!), a!], t.rank - 1) : concat([b!, neg(a!)], t.rank - 1);
+  };
+  const rotated = rotateHalf(x, 1);
+  const y = add(mul(x, cos), mul(rotated, sin));
+  // A rotation's gradient is the inverse rotation: dx = dy·cos + rotateHalfᵀ(dy·sin), with
+  // rotateHalfᵀ([a, b]) = [b, −a]. Written whole, the backward has no Pad per half and no sums
+  // of them, which differentiating the slices one by one would emit.
+  setNodeGradient(y, ({ dy: [dy], addGradient }) => {
+    addGradient(x, () => add(mul(dy!, cos), rotateHalf(mul(dy!, sin), -1)));
+    addGradient(cos, () => unbroadcast(mul(dy!, x), cos));
+    addGradient(sin, () => unbroadcast(mul(dy!, rotated), sin));
+    return [undefined, undefined];
+  });
+  return y;
 }
 
 /**

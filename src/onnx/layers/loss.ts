@@ -1,9 +1,10 @@
 /** Losses from logits: token log-probabilities and masked softmax cross-entropy. */
+import { setNodeGradient } from '../autodiff/custom.js';
 import { ShapeError } from '../graph/errors.js';
 import type { Tensor } from '../graph/tensor.js';
 import { cast, div, equal, exp, maximum, mul, neg, not, where } from '../ops/elementwise.js';
 import { matmul } from '../ops/matmul.js';
-import { gatherElements } from '../ops/indexing.js';
+import { gatherElements, scatterElements } from '../ops/indexing.js';
 import { logSoftmax } from '../ops/nn.js';
 import { reduceSum } from '../ops/reduce.js';
 import { squeeze, unsqueeze } from '../ops/shape-ops.js';
@@ -21,7 +22,23 @@ export function tokenLogProbs(logits: Tensor, targets: Tensor): Tensor {
   if (targets.rank !== logits.rank - 1) {
     throw new ShapeError('tokenLogProbs', `targets [${targets.shape.join(', ')}] must drop the vocabulary axis of logits [${logits.shape.join(', ')}]`);
   }
-  return squeeze(gatherElements(logSoftmax(logits, -1), unsqueeze(targets, [-1]), -1), [-1]);
+  return pickTargets(logits, logSoftmax(logits, -1), targets);
+}
+
+/**
+ * `logSoftmax[target]` for every position, with the gradient written for the pair: the logits'
+ * gradient is `g · (onehot − softmax)`, one pass for `softmax · (−g)` and one scatter-add of `g`
+ * at the targets. Differentiating the gather and the log-softmax one by one writes a
+ * vocabulary-sized tensor of zeros, scatters into it, and then makes three more passes over it.
+ */
+function pickTargets(logits: Tensor, logProbs: Tensor, targets: Tensor): Tensor {
+  const index = unsqueeze(targets, [-1]);
+  const picked = gatherElements(logProbs, index, -1);
+  setNodeGradient(picked, ({ dy: [dy], addGradient }) => {
+    addGradient(logits, () => scatterElements(mul(exp(logProbs), neg(dy!)), index, dy!, -1, 'add'));
+    return [undefined, undefined];
+  });
+  return squeeze(picked, [-1]);
 }
 
 /**
@@ -39,7 +56,7 @@ export function logProbsAndEntropy(logits: Tensor, targets: Tensor): { logprobs:
     throw new ShapeError('logProbsAndEntropy', `targets [${targets.shape.join(', ')}] must drop the vocabulary axis of logits [${logits.shape.join(', ')}]`);
   }
   const ls = logSoftmax(logits, -1);
-  const logprobs = squeeze(gatherElements(ls, unsqueeze(targets, [-1]), -1), [-1]);
+  const logprobs = pickTargets(logits, ls, targets);
   const entropy = neg(squeeze(matmul(unsqueeze(exp(ls), [-2]), unsqueeze(ls, [-1])), [-2, -1]));
   return { logprobs, entropy };
 }

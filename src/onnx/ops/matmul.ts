@@ -75,6 +75,24 @@ function mT(t: Tensor): Tensor {
   return transpose(t, perm);
 }
 
+/**
+ * `aᵀ · dy` for batched `a` [..., m, k] and `dy` [..., m, n]. CPU GEMM kernels read a transposed
+ * left operand by copying it transposed first; when `a` is the larger tensor (attention weights
+ * [T, S] against a head's [T, D] output gradient), `(dyᵀ · a)ᵀ` copies only the two small ones
+ * (`dy` transposed, and the [n, k] result back) and reads `a` as the right operand, which the
+ * kernels pack anyway. Measured on the attention backward: 4.2 ms against 2.6 ms (B 8, H 8,
+ * T 256, D 32, 2 threads).
+ */
+function transposedOperandProduct(a: Tensor, dy: Tensor): Tensor {
+  const [m, k] = [a.shape[a.rank - 2], a.shape[a.rank - 1]];
+  const n = dy.shape[dy.rank - 1];
+  // Unknown sizes: a run-time k (a sequence length) against a fixed n (a head's width) is the
+  // attention case.
+  const known = typeof m === 'number' && typeof k === 'number' && typeof n === 'number';
+  const viaResult = known ? m * k > m * n + k * n : typeof k !== 'number' && typeof n === 'number';
+  return viaResult ? mT(matmul(mT(dy), a)) : matmul(mT(a), dy);
+}
+
 /** Gradient rules of this file's ops. */
 export const matmulGrads: GradRules = {
   MatMul: ({ x: [a, b], dy: [dy], wants }) => {
@@ -86,7 +104,7 @@ export const matmulGrads: GradRules = {
     if (wants[1] && b!.rank === 2 && a!.rank > 2 && typeof k === 'number' && typeof n === 'number') {
       // A shared weight: one [k, rows] × [rows, n] product instead of a batched one plus a sum.
       db = matmul(mT(reshape(a!, [-1, k])), reshape(dy!, [-1, n]));
-    } else if (wants[1]) db = unbroadcast(matmul(mT(a!), dy!), b!);
+    } else if (wants[1]) db = unbroadcast(transposedOperandProduct(a!, dy!), b!);
     return [da, db];
   },
   Gemm: ({ node, x: [a, b, c], dy: [dy], wants }) => {

@@ -69,7 +69,8 @@ const keep = (attrs: { keepdims?: { value: unknown } }): boolean => attrs.keepdi
 /** Gradient rules of this file's ops. */
 export const reduceGrads: GradRules = {
   ReduceSum: ({ node, x: [x, axes], dy: [dy] }) => [spread(x!, axes!, keep(node.attrs), dy!), undefined],
-  ReduceMean: ({ node, x: [x, axes], y: [y], dy: [dy] }) => [div(spread(x!, axes!, keep(node.attrs), dy!), countOf(x!, y!)), undefined],
+  // Divided before it is spread: the division runs over the reduced shape, not the input's.
+  ReduceMean: ({ node, x: [x, axes], y: [y], dy: [dy] }) => [spread(x!, axes!, keep(node.attrs), div(dy!, countOf(x!, y!))), undefined],
   ReduceMax: ({ node, x: [x, axes], y: [y], dy: [dy] }) => {
     // Ties share the gradient equally, matching the subgradient PyTorch uses for amax.
     const yk = keep(node.attrs) ? y! : unsqueeze(y!, reducedAxes(x!, axes!));

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, writeFileSync, existsSync, renameSync } from
 import { cpus, totalmem, platform, arch } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cpuVectorExtension } from '../src/base/cpu-features.js';
 import type { BenchSection } from './harness.js';
 import { mergeBenchSections } from './merge-sections.js';
 
@@ -31,7 +32,7 @@ if (only.length === 0) process.stdout.write(`(skipping ${[...SLOW].join(', ')}: 
 const outFile = join(root, 'BENCHMARKS.md');
 const fresh = new Map<string, string>();
 
-const machine = `${platform()} ${arch()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const machine = `${platform()} ${arch()}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'} (${cpuVectorExtension()}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 for (const file of files) {
   const name = file.replace(/\.bench\.js$/, '');
   process.stdout.write(`bench ${name} …\n`);

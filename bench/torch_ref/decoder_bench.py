@@ -64,6 +64,20 @@ def timeit(fn, min_ms, min_iters, warmup=1):
     return {"mean": sum(samples) / len(samples), "p50": samples[len(samples) // 2], "iters": len(samples)}
 
 
+def profile_ops(fn, iters):
+    """Self CPU time per call of fn, by aten op (torch.profiler), most expensive first."""
+    from torch.profiler import ProfilerActivity, profile
+    fn()
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        for _ in range(iters):
+            fn()
+    rows = [{"op": e.key, "ms": e.self_cpu_time_total / 1000 / iters, "calls": e.count / iters}
+            for e in prof.key_averages() if e.self_cpu_time_total > 0]
+    total = sum(r["ms"] for r in rows)
+    rows.sort(key=lambda r: -r["ms"])
+    return {"total_ms": total, "ops": rows[:12]}
+
+
 def main():
     cfg = json.loads(sys.argv[1])
     torch.set_num_threads(cfg.get("threads", os.cpu_count()))
@@ -100,6 +114,9 @@ def main():
             t.grad = None
         loss_fn().backward()
 
+    if cfg.get("profile"):
+        print(json.dumps({"torch": torch.__version__, "profile": profile_ops(fwd_bwd, cfg.get("profile_iters", 5))}))
+        return
     a = torch.randn(512, 512, generator=g)
     gemm = timeit(lambda: a @ a, 200, 5)
     out = {"torch": torch.__version__, "threads": torch.get_num_threads(),

@@ -17,6 +17,8 @@ export { ShapeError, GraphError } from './graph/errors.js';
 
 // Differentiation.
 export { grad, stopGradient, type GradOptions } from './autodiff/grad.js';
+export { setNodeGradient } from './autodiff/custom.js';
+export type { GradRule, GradContext } from './autodiff/types.js';
 
 // Layers and models.
 export { linear, embedding, type LinearOptions } from './layers/linear.js';
@@ -29,6 +31,7 @@ export { encodeModel, type EncodeOptions, type EncodedModel } from './proto/mode
 export type { Session, SessionOutput } from './runtime/session-api.js';
 export { OnnxSession, type SessionOptions, type RunOptions, type SessionStats, type OptimizationLevel } from './runtime/session.js';
 export { WorkerSession, type WorkerSessionOptions } from './runtime/worker-session.js';
+export { readOnnxProfile, summarizeOnnxProfile, type ProfileSummary, type ProfileCost, type OnnxProfileEvent } from './runtime/profile.js';
 export { Runtime, type RuntimeOptions, type SessionRequest } from './runtime/runtime.js';
 export { hostTensor, markResident, isResident, type HostTensor, type Feeds, type OrtTensor } from './runtime/host-tensor.js';
 export { selectProvider, type ProviderName, type ProviderChoice, type ProviderSelection } from './runtime/providers.js';

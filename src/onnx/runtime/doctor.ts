@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, cpus, freemem, totalmem } from 'node:os';
 import { join } from 'node:path';
 import ort from 'onnxruntime-node';
+import { cpuVectorExtension } from '../../base/cpu-features.js';
 import { ProviderUnavailableError } from './errors.js';
 import { AUTO_ORDER, probeProvider, type ProviderName } from './providers.js';
 
@@ -122,7 +123,7 @@ export async function diagnoseRuntime(probe: (p: ProviderName) => Promise<void> 
     onnxruntime: onnxruntimeVersions(),
     providers,
     ...(autoPick ? { autoPick } : {}),
-    threads: { logicalCpus: cpuList.length, available: availableParallelism(), cpuModel: cpuList[0]?.model.trim() ?? 'unknown' },
+    threads: { logicalCpus: cpuList.length, available: availableParallelism(), cpuModel: `${cpuList[0]?.model.trim() ?? 'unknown'} (${cpuVectorExtension()})` },
     memory: { totalBytes: totalmem(), freeBytes: freemem() },
     gpu: gpuEvidence(),
   };

@@ -23,7 +23,7 @@ export type { GradRule, GradContext } from './autodiff/types.js';
 // Layers and models.
 export { linear, embedding, type LinearOptions } from './layers/linear.js';
 export { rmsNorm, layerNorm } from './layers/norm.js';
-export { attend, attention, causalMask, rope, ropeTables } from './layers/attention.js';
+export { attend, attention, causalMask, rope, ropeTables, type AttentionOptions } from './layers/attention.js';
 export { logProbsAndEntropy, softmaxCrossEntropy, tokenLogProbs, type CrossEntropyOptions } from './layers/loss.js';
 
 // Encoding and running: one Session interface for in-thread and worker sessions.

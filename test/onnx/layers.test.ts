@@ -94,6 +94,8 @@ describe('composite layers: gradients (float64)', () => {
   it('tokenLogProbs with a target repeated across positions', () =>
     checkGradients([{ shape: [4, 3] }], (g, [logits]) => tokenLogProbs(logits!, g.constant('int64', [1, 1, 0, 2], [4]))));
   it('silu', () => checkGradients([{ shape: [3, 5] }], (_, [x]) => silu(x!)));
+  it('causal attention in query blocks (3 uneven blocks; keys with a cache offset)', () =>
+    checkGradients([{ shape: [2, 5, 4] }, { shape: [2, 7, 4] }, { shape: [2, 7, 4] }], (_, [q, k, v]) => attention(q!, k!, v!, { queryBlocks: 3 })));
   it('causal attention (q, k, v)', () =>
     checkGradients([{ shape: [2, 3, 4] }, { shape: [2, 3, 4] }, { shape: [2, 3, 4] }], (_, [q, k, v]) => attention(q!, k!, v!)));
   it('attend over two value blocks, with a mask (the Σ dO·O identity in the weights\' gradient)', () =>
@@ -108,6 +110,23 @@ describe('composite layers: gradients (float64)', () => {
   it('cross-entropy with ignore index and mask', () =>
     checkGradients([{ shape: [4, 5] }], (g, [logits]) =>
       softmaxCrossEntropy(logits!, g.constant('int64', [1, -100, 4, 0], [4]), { ignoreIndex: -100, mask: g.constant('float64', [1, 1, 0.5, 2], [4]) })));
+});
+
+describe('attention in query blocks', () => {
+  it('gives the values of one block', async () => {
+    const g = new Graph();
+    const q = g.input('q', 'float32', [1, 2, 8, 4]);
+    const k = g.input('k', 'float32', [1, 2, 10, 4]);
+    const v = g.input('v', 'float32', [1, 2, 10, 4]);
+    g.output(attention(q, k, v, { queryBlocks: 1 }), 'one');
+    g.output(attention(q, k, v, { queryBlocks: 3 }), 'three');
+    const fill = (n: number, s: number) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * s));
+    const out = await run(g, { q: hostTensor('float32', [1, 2, 8, 4], fill(64, 0.7)), k: hostTensor('float32', [1, 2, 10, 4], fill(80, 1.3)), v: hostTensor('float32', [1, 2, 10, 4], fill(80, 0.4)) });
+    out['three']!.forEach((x, i) => expect(x).toBeCloseTo(out['one']![i]!, 6));
+    // Each block scores only the keys up to its last query (query i sits at position 2 + i).
+    const scoreShapes = g.nodes.filter((n) => n.opType === 'Softmax').map((n) => n.outputs[0]!.shape.slice(-2).join('×'));
+    expect(scoreShapes).toEqual(['8×10', '2×4', '3×7', '3×10']);
+  });
 });
 
 describe('attend: the weights\' gradient', () => {

@@ -9,7 +9,7 @@ import { gather } from '../ops/indexing.js';
 import { matmul } from '../ops/matmul.js';
 import { softmax } from '../ops/nn.js';
 import { reduceSum } from '../ops/reduce.js';
-import { concat, expand, shapeOf, split, squeeze, transpose, trilu } from '../ops/shape-ops.js';
+import { concat, expand, shapeOf, slice, split, squeeze, transpose, trilu } from '../ops/shape-ops.js';
 
 /** A large negative score for masked positions that stays finite in the dtype. */
 export function maskValue(dtype: DType): number {
@@ -148,6 +148,21 @@ export function attend(scores: Tensor, attendTo: (weights: Tensor) => Tensor): T
   return out;
 }
 
+/** Options of {@link attention}. */
+export interface AttentionOptions {
+  /** Causal mask (default true) unless `allowed` is given. */
+  readonly causal?: boolean;
+  /** Which keys each query may attend to, bool `[T, S]` (replaces the causal mask). */
+  readonly allowed?: Tensor;
+  /**
+   * Causal attention with static T and S is computed in this many blocks of consecutive queries,
+   * each against the keys up to its last query only: the blocks skip the keys that the mask hides
+   * from all of their queries, (n − 1)/2n of the scores. Default: one block per 128 queries (at
+   * most 4); 1 turns it off. The values and gradients are those of one block.
+   */
+  readonly queryBlocks?: number;
+}
+
 /**
  * Scaled dot-product attention over `[..., T, d]` queries and `[..., S, d]` keys/values, with a
  * causal mask by default.
@@ -157,13 +172,39 @@ export function attend(scores: Tensor, attendTo: (weights: Tensor) => Tensor): T
  * const o = attention(q, k, v); // [B, H, T, d]
  * ```
  */
-export function attention(q: Tensor, k: Tensor, v: Tensor, opts: { causal?: boolean; allowed?: Tensor } = {}): Tensor {
+export function attention(q: Tensor, k: Tensor, v: Tensor, opts: AttentionOptions = {}): Tensor {
   const d = q.dim(-1);
   if (typeof d !== 'number') throw new ShapeError('attention', 'head dim must be static');
-  const perm = k.shape.map((_, i) => i);
-  [perm[k.rank - 1], perm[k.rank - 2]] = [k.rank - 2, k.rank - 1];
-  let scores = mul(matmul(q, transpose(k, perm)), 1 / Math.sqrt(d));
-  const allowed = opts.allowed ?? (opts.causal === false ? undefined : causalMask(scores));
+  const T = q.dim(-2);
+  const S = k.dim(-2);
+  const kT = transpose(k, swapLast(k.rank));
+  const causal = !opts.allowed && opts.causal !== false;
+  if (causal && typeof T === 'number' && typeof S === 'number' && S >= T) {
+    const blocks = Math.max(1, Math.min(T, opts.queryBlocks ?? Math.min(4, Math.floor(T / 128))));
+    if (blocks > 1) {
+      const sizes = Array.from({ length: blocks }, (_, b) => Math.floor(((b + 1) * T) / blocks) - Math.floor((b * T) / blocks));
+      let end = S - T;
+      const outs = split(q, -2, sizes).map((qb, b) => {
+        end += sizes[b]!;
+        const kb = end === S ? kT : slice(kT, [-1], [0], [end]);
+        const vb = end === S ? v : slice(v, [-2], [0], [end]);
+        return scaledDotProduct(qb, kb, vb, d, true);
+      });
+      return concat(outs, q.rank - 2);
+    }
+  }
+  return scaledDotProduct(q, kT, v, d, opts.causal !== false, opts.allowed);
+}
+
+function swapLast(rank: number): number[] {
+  const perm = Array.from({ length: rank }, (_, i) => i);
+  [perm[rank - 1], perm[rank - 2]] = [rank - 2, rank - 1];
+  return perm;
+}
+
+function scaledDotProduct(q: Tensor, kT: Tensor, v: Tensor, d: number, causal: boolean, allowedMask?: Tensor): Tensor {
+  let scores = mul(matmul(q, kT), 1 / Math.sqrt(d));
+  const allowed = allowedMask ?? (causal ? causalMask(scores) : undefined);
   if (allowed) scores = maskScores(scores, allowed);
   return attend(scores, (p) => matmul(p, v));
 }

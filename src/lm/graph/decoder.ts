@@ -1,6 +1,6 @@
 import type { ModelConfig } from '../model/config.js';
 import { layerParam, projectionModule, type ProjectionName } from '../model/parameters.js';
-import { blockAttention, groupedQueryAttention, groupSharedAttention, loraLinear, repeatForRows, swiGlu, type LoraTensors } from './layers.js';
+import { blockAttention, causalQueryBlocks, groupedQueryAttention, groupSharedAttention, loraLinear, repeatForRows, swiGlu, type LoraTensors } from './layers.js';
 import { embedding, linear, ops, rmsNorm, rope, type Dim, type Tensor } from './onnx.js';
 
 /** Key and value cache of one layer, each [B, K, S, D]. */
@@ -40,7 +40,20 @@ export interface DecoderInputs {
    * prefix's (reading a per-group prefix once per group), whole sequences concatenate its keys.
    */
   readonly fewRows?: boolean;
+  /**
+   * Blocks of queries for a pass over whole sequences with no cache (prefill, prompt prefixes,
+   * scoring without prompt sharing), each attending to the keys up to its own last query: see
+   * `causalQueryBlocks`. Default {@link DEFAULT_QUERY_BLOCKS}; 1 attends in one block.
+   */
+  readonly queryBlocks?: number;
 }
+
+/**
+ * Query blocks of a whole-sequence pass: four skip 3/8 of the scores (a block of n skips the
+ * keys after it). At the trainer's prompt lengths (hundreds of tokens) the attention of the
+ * prompt passes dominates; at a few tokens the extra blocks cost a few small ops.
+ */
+export const DEFAULT_QUERY_BLOCKS = 4;
 
 /** Where the decoder finds its weights: graph tensors by Hugging Face parameter name. */
 export interface DecoderWeights {
@@ -115,6 +128,8 @@ export function buildDecoder(config: ModelConfig, weights: DecoderWeights, input
       attended = groupedQueryAttention(q, ops.concat([rowsOf(prefix.key), keys], 2), ops.concat([rowsOf(prefix.value), values], 2), inputs.attentionBias, dims);
     } else if (prefix && inputs.prefixPerGroup) {
       attended = groupSharedAttention(q, prefix, [{ key: keys, value: values }], inputs.attentionBias, dims);
+    } else if (!prefix && !past && !inputs.fewRows) {
+      attended = causalQueryBlocks(q, keys, values, inputs.attentionBias, dims, inputs.queryBlocks ?? DEFAULT_QUERY_BLOCKS);
     } else {
       attended = blockAttention(q, [...(prefix ? [prefix] : []), { key: keys, value: values }], inputs.attentionBias, dims);
     }

@@ -65,12 +65,55 @@ export function groupedQueryAttention(
   dims: { numHeads: number; numKvHeads: number; headDim: number },
 ): Tensor {
   const group = dims.numHeads / dims.numKvHeads;
-  const q5 = q.reshape([0, dims.numKvHeads, group, -1, dims.headDim]);
+  // Explicit sizes rather than -1: a block of causalQueryBlocks may hold no queries.
+  const qShape = ops.shapeOf(q);
+  const g = q.graph;
+  const [B, , T] = q.shape;
+  const q5 = ops.reshapeTo(q, ops.concat([ops.slice(qShape, [0], [0], [1]), g.int64s([dims.numKvHeads, group]), ops.slice(qShape, [0], [2], [4])], 0), [B!, dims.numKvHeads, group, T!, dims.headDim], { allowZero: true });
   const k5 = k.unsqueeze([2]);
   const v5 = v.unsqueeze([2]);
   const scores = q5.matmul(k5.transpose([0, 1, 2, 4, 3])).mul(1 / Math.sqrt(dims.headDim)).add(bias.unsqueeze([1]));
   const out = attend(scores, (weights) => weights.matmul(v5));
-  return out.reshape([0, dims.numHeads, -1, dims.headDim]);
+  return ops.reshapeTo(out, qShape, q.shape, { allowZero: true });
+}
+
+/**
+ * {@link groupedQueryAttention} over whole sequences (no cache: queries and keys are the same T
+ * positions) with a causal `bias`, computed in `blocks` blocks of consecutive queries, each
+ * against the keys up to its own last query: the keys after a block are hidden from all of its
+ * queries by the causal mask, so their scores are never computed ((n − 1)/2n of them). Blocks
+ * hold ⌈T/n⌉ queries (the first one fewer), sized at run time. Values and gradients are those of one block: the
+ * skipped scores would have had weight exactly 0.
+ *
+ * @example
+ * const out = causalQueryBlocks(q, k, v, bias, { numHeads: 8, numKvHeads: 2, headDim: 64 }, 4);
+ */
+export function causalQueryBlocks(
+  q: Tensor,
+  k: Tensor,
+  v: Tensor,
+  bias: Tensor,
+  dims: { numHeads: number; numKvHeads: number; headDim: number },
+  blocks: number,
+): Tensor {
+  if (blocks <= 1) return groupedQueryAttention(q, k, v, bias, dims);
+  const T = ops.slice(ops.shapeOf(q), [0], [2], [3]);
+  // Blocks of ⌈T/n⌉ queries counted from the end, so that a block left empty (T < n) is one with
+  // no keys either: a product over zero queries (a key's gradient from an empty block) is not
+  // written by onnxruntime's CPU kernels, and would read as garbage.
+  const size = T.add(blocks - 1).div(blocks);
+  const ends = Array.from({ length: blocks }, (_, b) => (b === blocks - 1 ? T : ops.maximum(T.sub(size.mul(blocks - 1 - b)), 0)));
+  const sizes = ops.concat(ends.map((e, b) => (b === 0 ? e : e.sub(ends[b - 1]!))), 0);
+  const queries = ops.split(q, 2, sizes, blocks);
+  const biasRows = ops.split(bias, 2, sizes, blocks);
+  // The first `end` positions of a [B, ·, T, ·] tensor along `axis`.
+  const head = (t: Tensor, axis: number, end: Tensor): Tensor => ops.split(t, axis, ops.concat([end, T.sub(end)], 0), 2)[0]!;
+  const outs = queries.map((qb, b) => {
+    const last = b === blocks - 1;
+    const end = ends[b]!;
+    return groupedQueryAttention(qb, last ? k : head(k, 2, end), last ? v : head(v, 2, end), last ? biasRows[b]! : head(biasRows[b]!, 3, end), dims);
+  });
+  return ops.concat(outs, 2);
 }
 
 /**

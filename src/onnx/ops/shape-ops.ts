@@ -44,8 +44,10 @@ export function reshape(x: Tensor, target: readonly number[]): Tensor {
 }
 
 /** Reshape to a runtime shape tensor; `shape` is the statically known result. */
-export function reshapeTo(x: Tensor, shapeTensor: Tensor, shape: Shape): Tensor {
-  return x.graph.apply('Reshape', [x, shapeTensor], {}, [{ dtype: x.dtype, shape }])[0]!;
+export function reshapeTo(x: Tensor, shapeTensor: Tensor, shape: Shape, opts: { allowZero?: boolean } = {}): Tensor {
+  // allowzero = 1: a 0 in the shape is a zero-sized axis, not "copy this axis" (what a shape read
+  // from a tensor with an empty axis means).
+  return x.graph.apply('Reshape', [x, shapeTensor], opts.allowZero ? { allowzero: attrInt(1) } : {}, [{ dtype: x.dtype, shape }])[0]!;
 }
 
 /** Permute axes (reverse them when `perm` is omitted). @example `transpose(q, [0, 2, 1, 3])` */
@@ -127,14 +129,31 @@ export function slice(x: Tensor, axes: readonly number[], starts: readonly numbe
   return g.apply('Slice', [x, g.int64s(starts), g.int64s(ends), g.int64s(ax), g.int64s(st)], {}, [{ dtype: x.dtype, shape }])[0]!;
 }
 
-/** Split along `axis` into pieces of the given sizes. @example `const [a, b] = split(x, -1, [64, 64])` */
-export function split(x: Tensor, axis: number, sizes: readonly number[]): Tensor[] {
+/**
+ * Split along `axis` into pieces of the given sizes: numbers, or an int64 `[n]` tensor of sizes
+ * known only at run time (then `count` pieces, of symbolic extent).
+ *
+ * @example
+ * ```ts
+ * const [a, b] = split(x, -1, [64, 64]);
+ * const [head, rest] = split(keys, 2, ops.concat([n, ops.sub(total, n)], 0), 2);
+ * ```
+ */
+export function split(x: Tensor, axis: number, sizes: readonly number[] | Tensor, count?: number): Tensor[] {
   const a = normalizeAxis('Split', axis, x.rank);
+  if (!Array.isArray(sizes)) {
+    const t = sizes as Tensor;
+    const n = count ?? t.shape[0];
+    if (typeof n !== 'number') throw new ShapeError('Split', 'with sizes given as a tensor, pass the number of pieces');
+    const outs = Array.from({ length: n }, () => ({ dtype: x.dtype, shape: x.shape.map((v, i) => (i === a ? x.graph.freshDim('split') : v)) }));
+    return x.graph.apply('Split', [x, t], { axis: attrInt(a) }, outs);
+  }
+  const list = sizes as readonly number[];
   const d = x.shape[a]!;
-  const total = sizes.reduce((s, v) => s + v, 0);
-  if (typeof d === 'number' && d !== total) throw new ShapeError('Split', `sizes [${sizes.join(', ')}] sum to ${total}, axis ${a} has ${d}`);
-  const outs = sizes.map((n) => ({ dtype: x.dtype, shape: x.shape.map((v, i) => (i === a ? n : v)) }));
-  return x.graph.apply('Split', [x, x.graph.int64s(sizes)], { axis: attrInt(a) }, outs);
+  const total = list.reduce((s, v) => s + v, 0);
+  if (typeof d === 'number' && d !== total) throw new ShapeError('Split', `sizes [${list.join(', ')}] sum to ${total}, axis ${a} has ${d}`);
+  const outs = list.map((n) => ({ dtype: x.dtype, shape: x.shape.map((v, i) => (i === a ? n : v)) }));
+  return x.graph.apply('Split', [x, x.graph.int64s(list)], { axis: attrInt(a) }, outs);
 }
 
 /**
@@ -215,9 +234,9 @@ function slicePads(x: Tensor, node: { inputs: readonly (Tensor | undefined)[] })
 
 /** Gradient rules of this file's ops. */
 export const shapeGrads: GradRules = {
-  Reshape: ({ x: [x], dy: [dy] }) => [reshapeTo(dy!, shapeOf(x!), x!.shape), undefined],
-  Unsqueeze: ({ x: [x], dy: [dy] }) => [reshapeTo(dy!, shapeOf(x!), x!.shape), undefined],
-  Squeeze: ({ x: [x], dy: [dy] }) => [reshapeTo(dy!, shapeOf(x!), x!.shape), undefined],
+  Reshape: ({ x: [x], dy: [dy] }) => [reshapeTo(dy!, shapeOf(x!), x!.shape, { allowZero: true }), undefined],
+  Unsqueeze: ({ x: [x], dy: [dy] }) => [reshapeTo(dy!, shapeOf(x!), x!.shape, { allowZero: true }), undefined],
+  Squeeze: ({ x: [x], dy: [dy] }) => [reshapeTo(dy!, shapeOf(x!), x!.shape, { allowZero: true }), undefined],
   Transpose: ({ node, dy: [dy] }) => {
     const perm = node.attrs['perm']!.value as readonly number[];
     const inv = perm.map((_, i) => perm.indexOf(i));

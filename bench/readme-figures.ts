@@ -1,6 +1,7 @@
 /**
  * The README's figures come from one place: BENCHMARKS.md. This module reads the demo's figures
- * from the `train-demo` section (and the hand-written fresh-clone line after it) and writes them
+ * from the `train-demo` section (and the hand-written fresh-clone line after it), and the compute
+ * core's from the `onnx` and `vs-trl` sections, and writes them
  * into README.md — the generated block between `<!-- figures:train-demo -->` and
  * `<!-- /figures:train-demo -->`, and every inline figure `<!--fig:KEY-->value<!--/fig-->` in the
  * prose — so that no two sections can state different figures. `npm run readme:figures`
@@ -107,6 +108,45 @@ export function parseDemoFigures(benchmarks: string): DemoFigures {
 }
 
 /**
+ * The compute figures the README cites, by key: the ONNX core against PyTorch eager (`onnx.*`,
+ * from the `onnx` section: the median ratio of each case and pass) and one GRPO step against
+ * TRL's GRPOTrainer (`vs-trl.*`), each with the CPU it was measured on (model and vector
+ * extension, from the section's stamp), so a claim never outlives its machine.
+ *
+ * @example
+ * ```ts
+ * parseComputeFigures(readFileSync('BENCHMARKS.md', 'utf8')).get('onnx.block.forward-backward'); // '1.48×'
+ * ```
+ */
+export function parseComputeFigures(benchmarks: string): Map<string, string> {
+  const map = new Map<string, string>();
+  const stamp = (name: string, section: string): void => {
+    const m = FIRST(section, /_Measured (\d{4}-\d{2}-\d{2}) on [^,]+, (\d+) × ([^,]+), /, `${name} measurement stamp`);
+    map.set(`${name}.date`, m[1]!);
+    map.set(`${name}.cpu`, `${m[2]}-core ${m[3]!.trim()}`);
+  };
+  const onnx = benchSection(benchmarks, 'onnx');
+  if (onnx === undefined) throw new ReadmeFiguresError('BENCHMARKS.md has no <!-- bench:onnx --> section; run `npm run bench -- onnx`');
+  stamp('onnx', onnx);
+  for (const [key, prefix] of [['block', '| one block'], ['lm', '| decoder LM']] as const) {
+    for (const [pass, label] of [['forward', 'forward'], ['forward-backward', 'forward + backward']] as const) {
+      const row = onnx.split('\n').find((l) => l.startsWith(prefix) && l.split('|')[2]?.trim() === label);
+      const ratio = row?.split('|')[5]?.trim().split(' ')[0];
+      if (!ratio) throw new ReadmeFiguresError(`BENCHMARKS.md's onnx table has no ratio for ${prefix.slice(2)} … ${label}`);
+      map.set(`onnx.${key}.${pass}`, ratio);
+    }
+  }
+  const race = benchSection(benchmarks, 'vs-trl');
+  if (race === undefined) throw new ReadmeFiguresError('BENCHMARKS.md has no <!-- bench:vs-trl --> section; run `npm run bench -- vs-trl`');
+  stamp('vs-trl', race);
+  const m = FIRST(race, /ours is ([\d.]+×) faster\*\* \(TRL ([\d.]+ m?s), ours ([\d.]+ m?s)\)/, 'per-step ratio line');
+  map.set('vs-trl.ratio', m[1]!);
+  map.set('vs-trl.trl', m[2]!);
+  map.set('vs-trl.ours', m[3]!);
+  return map;
+}
+
+/**
  * The inline figures the README's prose may cite, by key (`<!--fig:KEY-->…<!--/fig-->`).
  *
  * @example
@@ -179,12 +219,12 @@ const BLOCK_CLOSE = '<!-- /figures:train-demo -->';
  * writeFileSync('README.md', renderReadmeFigures(readme, figures, easy));
  * ```
  */
-export function renderReadmeFigures(readme: string, figures: DemoFigures, easyQuestions: Readonly<Record<string, number>>): string {
+export function renderReadmeFigures(readme: string, figures: DemoFigures, easyQuestions: Readonly<Record<string, number>>, compute: ReadonlyMap<string, string> = new Map()): string {
   const start = readme.indexOf(BLOCK_OPEN);
   const end = readme.indexOf(BLOCK_CLOSE, start);
   if (start === -1 || end === -1) throw new ReadmeFiguresError(`README.md has no ${BLOCK_OPEN} … ${BLOCK_CLOSE} block; add the two markers where the demo's figures belong`);
   const withBlock = `${readme.slice(0, start)}${BLOCK_OPEN}\n${demoBlock(figures, easyQuestions)}\n${readme.slice(end)}`;
-  const inline = inlineFigures(figures);
+  const inline = new Map([...inlineFigures(figures), ...compute]);
   return withBlock.replace(/<!--fig:([\w.-]+)-->[\s\S]*?<!--\/fig-->/g, (_, key: string) => {
     const value = inline.get(key);
     if (value === undefined) throw new ReadmeFiguresError(`README.md cites an unknown figure '${key}'; known: ${[...inline.keys()].join(', ')}`);
@@ -211,9 +251,10 @@ export function easyQuestionCounts(root: string, splits: readonly string[]): Rec
 
 /** README.md as it should be, from BENCHMARKS.md and the bundled data under `root`. */
 export function expectedReadme(root: string): string {
-  const figures = parseDemoFigures(readFileSync(join(root, 'BENCHMARKS.md'), 'utf8'));
+  const benchmarks = readFileSync(join(root, 'BENCHMARKS.md'), 'utf8');
+  const figures = parseDemoFigures(benchmarks);
   const easy = easyQuestionCounts(root, figures.splits.map((s) => s.split));
-  return renderReadmeFigures(readFileSync(join(root, 'README.md'), 'utf8'), figures, easy);
+  return renderReadmeFigures(readFileSync(join(root, 'README.md'), 'utf8'), figures, easy, parseComputeFigures(benchmarks));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { demoBlock, expectedReadme, parseDemoFigures, renderReadmeFigures, ReadmeFiguresError } from '../../bench/readme-figures.js';
+import { demoBlock, expectedReadme, parseComputeFigures, parseDemoFigures, renderReadmeFigures, ReadmeFiguresError } from '../../bench/readme-figures.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const benchmarks = readFileSync(join(root, 'BENCHMARKS.md'), 'utf8');
@@ -30,7 +30,38 @@ Wall time per run (2 runs at a time on this machine): 28.9 min, 13.0 min (alone)
 Fresh clone: \`npm run demo\` took 12 min 59 s with its build (5214025, 2026-12-01 23:16, notes).
 `;
 
+const COMPUTE = `<!-- bench:onnx -->
+## ONNX compute core
+
+_Measured 2026-12-07 on linux x64, 2 × AMD EPYC (AVX-512), 24 GiB, Node v20.20.2 by \`npm run bench -- onnx\` (70 s)._
+
+| case | pass | onnxruntime ms | PyTorch ms | PyTorch / onnxruntime |
+| --- | --- | --- | --- | --- |
+| one block (B 8, T 256, d 256, 8 heads) | forward | 24.5 | 49.4 | 1.96× (1.68–2.07) |
+| one block (B 8, T 256, d 256, 8 heads) | forward + backward | 80.4 | 108.4 | 1.26× (1.20–1.39) |
+| decoder LM (4 layers, d 256, vocab 4096, T 256, B 8) | forward | 125.8 | 181.4 | 1.43× (1.37–1.76) |
+| decoder LM (4 layers, d 256, vocab 4096, T 256, B 8) | forward + backward | 399.2 | 631.9 | 1.44× (1.25–1.63) |
+<!-- /bench:onnx -->
+
+<!-- bench:vs-trl -->
+## Race
+
+_Measured 2026-12-08 on linux x64, 2 × Intel(R) Xeon(R) Processor (AVX-512), 24 GiB, Node v20.20.2 by \`npm run bench -- vs-trl\` (69 s)._
+
+**Per step, TRL / ours = 4.17: ours is 4.2× faster** (TRL 2.67 s, ours 641 ms).
+<!-- /bench:vs-trl -->
+`;
+
 describe('README figures from BENCHMARKS.md', () => {
+  it('reads the compute figures with the CPU each was measured on', () => {
+    expect(Object.fromEntries(parseComputeFigures(COMPUTE))).toEqual({
+      'onnx.date': '2026-12-07', 'onnx.cpu': '2-core AMD EPYC (AVX-512)',
+      'onnx.block.forward': '1.96×', 'onnx.block.forward-backward': '1.26×', 'onnx.lm.forward': '1.43×', 'onnx.lm.forward-backward': '1.44×',
+      'vs-trl.date': '2026-12-08', 'vs-trl.cpu': '2-core Intel(R) Xeon(R) Processor (AVX-512)', 'vs-trl.ratio': '4.2×', 'vs-trl.trl': '2.67 s', 'vs-trl.ours': '641 ms',
+    });
+    expect(() => parseComputeFigures(COMPUTE.replace('| decoder LM (4 layers, d 256, vocab 4096, T 256, B 8) | forward + backward', '| x | y'))).toThrow(/decoder LM/);
+  });
+
   it('reads every split, seed and time of the train-demo section', () => {
     const figures = parseDemoFigures(SECTION);
     expect(figures).toMatchObject({ date: '2026-12-01', commit: '3cce0c5', seeds: ['0', '1'], questionCap: 119, aloneMinutes: '13.0 min', freshClone: { time: '12 min 59 s', commit: '5214025' } });

@@ -1,6 +1,6 @@
 import type { ModelConfig } from '../model/config.js';
 import { layerParam, projectionModule, type ProjectionName } from '../model/parameters.js';
-import { blockAttention, causalQueryBlocks, groupedQueryAttention, groupSharedAttention, loraLinear, repeatForRows, swiGlu, type LoraTensors } from './layers.js';
+import { blockAttention, causalBlocks, causalQueryBlocks, groupedQueryAttention, groupSharedAttention, loraLinear, repeatForRows, swiGlu, type LoraTensors } from './layers.js';
 import { embedding, linear, ops, rmsNorm, rope, type Dim, type Tensor } from './onnx.js';
 
 /** Key and value cache of one layer, each [B, K, S, D]. */
@@ -94,6 +94,9 @@ export function buildDecoder(config: ModelConfig, weights: DecoderWeights, input
   const kvHeads = headsShape(K);
   const asHeads = (t: Tensor, shape: Tensor, heads: number): Tensor => ops.reshapeTo(t, shape, [batch, seq, heads, D]);
   let x = embedding(weights.weight('model.embed_tokens.weight'), inputs.inputIds).reshape([-1, config.hiddenSize]);
+  // Whole sequences with no cache attend in causal query blocks, planned once for every layer.
+  const blocks = inputs.queryBlocks ?? DEFAULT_QUERY_BLOCKS;
+  const plan = !inputs.prefix && !inputs.past && !inputs.fewRows && blocks > 1 ? causalBlocks(inputs.attentionBias, blocks) : undefined;
   const present: LayerCache[] = [];
   for (let l = 0; l < config.numLayers; l++) {
     const w = (suffix: string): Tensor => weights.weight(layerParam(l, suffix));
@@ -128,8 +131,8 @@ export function buildDecoder(config: ModelConfig, weights: DecoderWeights, input
       attended = groupedQueryAttention(q, ops.concat([rowsOf(prefix.key), keys], 2), ops.concat([rowsOf(prefix.value), values], 2), inputs.attentionBias, dims);
     } else if (prefix && inputs.prefixPerGroup) {
       attended = groupSharedAttention(q, prefix, [{ key: keys, value: values }], inputs.attentionBias, dims);
-    } else if (!prefix && !past && !inputs.fewRows) {
-      attended = causalQueryBlocks(q, keys, values, inputs.attentionBias, dims, inputs.queryBlocks ?? DEFAULT_QUERY_BLOCKS);
+    } else if (plan) {
+      attended = causalQueryBlocks(q, keys, values, plan, dims);
     } else {
       attended = blockAttention(q, [...(prefix ? [prefix] : []), { key: keys, value: values }], inputs.attentionBias, dims);
     }

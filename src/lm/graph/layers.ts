@@ -63,55 +63,93 @@ export function groupedQueryAttention(
   v: Tensor,
   bias: Tensor,
   dims: { numHeads: number; numKvHeads: number; headDim: number },
+  opts: { mayBeEmpty?: boolean } = {},
 ): Tensor {
   const group = dims.numHeads / dims.numKvHeads;
-  // Explicit sizes rather than -1: a block of causalQueryBlocks may hold no queries.
-  const qShape = ops.shapeOf(q);
-  const g = q.graph;
+  // Queries that may number zero (a block of causalQueryBlocks) are reshaped by their explicit
+  // sizes: a -1 cannot be inferred from zero elements. Otherwise constant shapes, fewer nodes.
+  const qShape = opts.mayBeEmpty ? ops.shapeOf(q) : undefined;
   const [B, , T] = q.shape;
-  const q5 = ops.reshapeTo(q, ops.concat([ops.slice(qShape, [0], [0], [1]), g.int64s([dims.numKvHeads, group]), ops.slice(qShape, [0], [2], [4])], 0), [B!, dims.numKvHeads, group, T!, dims.headDim], { allowZero: true });
+  const q5 = qShape
+    ? ops.reshapeTo(q, ops.concat([ops.slice(qShape, [0], [0], [1]), q.graph.int64s([dims.numKvHeads, group]), ops.slice(qShape, [0], [2], [4])], 0), [B!, dims.numKvHeads, group, T!, dims.headDim], { allowZero: true })
+    : q.reshape([0, dims.numKvHeads, group, -1, dims.headDim]);
   const k5 = k.unsqueeze([2]);
   const v5 = v.unsqueeze([2]);
   const scores = q5.matmul(k5.transpose([0, 1, 2, 4, 3])).mul(1 / Math.sqrt(dims.headDim)).add(bias.unsqueeze([1]));
   const out = attend(scores, (weights) => weights.matmul(v5));
-  return ops.reshapeTo(out, qShape, q.shape, { allowZero: true });
+  return qShape ? ops.reshapeTo(out, qShape, q.shape, { allowZero: true }) : out.reshape([0, dims.numHeads, -1, dims.headDim]);
+}
+
+/** The fewest queries a causal block holds: below it, the skipped scores save less than the extra ops cost. */
+const MIN_QUERY_BLOCK = 64;
+
+/**
+ * How a whole-sequence pass splits its T queries into causal blocks, computed once per graph and
+ * shared by every layer: the blocks' sizes, where each ends, and each block's rows of the bias
+ * restricted to the keys up to its end.
+ */
+export interface CausalBlocks {
+  readonly count: number;
+  /** T, as an int64 [1] tensor. */
+  readonly length: Tensor;
+  /** The blocks' sizes, int64 [count]. */
+  readonly sizes: Tensor;
+  /** Where each block ends (exclusive), int64 [1] each; the last is T. */
+  readonly ends: readonly Tensor[];
+  /** Each block's bias, [B, 1, rows of the block, keys up to its end]. */
+  readonly biases: readonly Tensor[];
+}
+
+/**
+ * The causal blocks of a pass whose additive `bias` is [B, 1, T, T]. Blocks hold ⌈T/n⌉ queries
+ * but at least 64, counted from the end: a short sequence fills only the last block and attends
+ * in one piece. A block left empty is one with no keys either: a product over zero queries (a
+ * key's gradient from an empty block) is not written by onnxruntime's CPU kernels, and would read
+ * as garbage.
+ *
+ * @example
+ * const plan = causalBlocks(bias, 4); // then causalQueryBlocks(q, k, v, plan, dims) in every layer
+ */
+export function causalBlocks(bias: Tensor, count: number): CausalBlocks {
+  const length = ops.slice(ops.shapeOf(bias), [0], [2], [3]);
+  const size = ops.maximum(length.add(count - 1).div(count), MIN_QUERY_BLOCK);
+  const ends = Array.from({ length: count }, (_, b) => (b === count - 1 ? length : ops.maximum(length.sub(size.mul(count - 1 - b)), 0)));
+  const sizes = ops.concat(ends.map((e, b) => (b === 0 ? e : e.sub(ends[b - 1]!))), 0);
+  const rows = ops.split(bias, 2, sizes, count);
+  const biases = rows.map((r, b) => (b === count - 1 ? r : leading(r, 3, ends[b]!, length)));
+  return { count, length, sizes, ends, biases };
+}
+
+/** The first `end` positions of `t` along `axis`, whose extent is `length`. */
+function leading(t: Tensor, axis: number, end: Tensor, length: Tensor): Tensor {
+  return ops.split(t, axis, ops.concat([end, length.sub(end)], 0), 2)[0]!;
 }
 
 /**
  * {@link groupedQueryAttention} over whole sequences (no cache: queries and keys are the same T
- * positions) with a causal `bias`, computed in `blocks` blocks of consecutive queries, each
- * against the keys up to its own last query: the keys after a block are hidden from all of its
- * queries by the causal mask, so their scores are never computed ((n − 1)/2n of them). Blocks
- * hold ⌈T/n⌉ queries (the first one fewer), sized at run time. Values and gradients are those of one block: the
+ * positions) with a causal bias, in the blocks of `plan` ({@link causalBlocks}): each block of
+ * consecutive queries attends to the keys up to its own last query only. The keys after a block
+ * are hidden from all of its queries by the causal mask, so their scores are never computed
+ * ((n − 1)/2n of them for n equal blocks). Values and gradients are those of one block: the
  * skipped scores would have had weight exactly 0.
  *
  * @example
- * const out = causalQueryBlocks(q, k, v, bias, { numHeads: 8, numKvHeads: 2, headDim: 64 }, 4);
+ * const out = causalQueryBlocks(q, k, v, plan, { numHeads: 8, numKvHeads: 2, headDim: 64 });
  */
 export function causalQueryBlocks(
   q: Tensor,
   k: Tensor,
   v: Tensor,
-  bias: Tensor,
+  plan: CausalBlocks,
   dims: { numHeads: number; numKvHeads: number; headDim: number },
-  blocks: number,
 ): Tensor {
-  if (blocks <= 1) return groupedQueryAttention(q, k, v, bias, dims);
-  const T = ops.slice(ops.shapeOf(q), [0], [2], [3]);
-  // Blocks of ⌈T/n⌉ queries counted from the end, so that a block left empty (T < n) is one with
-  // no keys either: a product over zero queries (a key's gradient from an empty block) is not
-  // written by onnxruntime's CPU kernels, and would read as garbage.
-  const size = T.add(blocks - 1).div(blocks);
-  const ends = Array.from({ length: blocks }, (_, b) => (b === blocks - 1 ? T : ops.maximum(T.sub(size.mul(blocks - 1 - b)), 0)));
-  const sizes = ops.concat(ends.map((e, b) => (b === 0 ? e : e.sub(ends[b - 1]!))), 0);
-  const queries = ops.split(q, 2, sizes, blocks);
-  const biasRows = ops.split(bias, 2, sizes, blocks);
-  // The first `end` positions of a [B, ·, T, ·] tensor along `axis`.
-  const head = (t: Tensor, axis: number, end: Tensor): Tensor => ops.split(t, axis, ops.concat([end, T.sub(end)], 0), 2)[0]!;
+  const queries = ops.split(q, 2, plan.sizes, plan.count);
   const outs = queries.map((qb, b) => {
-    const last = b === blocks - 1;
-    const end = ends[b]!;
-    return groupedQueryAttention(qb, last ? k : head(k, 2, end), last ? v : head(v, 2, end), last ? biasRows[b]! : head(biasRows[b]!, 3, end), dims);
+    const last = b === plan.count - 1;
+    const end = plan.ends[b]!;
+    const keys = last ? k : leading(k, 2, end, plan.length);
+    const values = last ? v : leading(v, 2, end, plan.length);
+    return groupedQueryAttention(qb, keys, values, plan.biases[b]!, dims, { mayBeEmpty: true });
   });
   return ops.concat(outs, 2);
 }

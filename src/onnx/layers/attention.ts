@@ -7,9 +7,9 @@ import type { Tensor } from '../graph/tensor.js';
 import { add, greater, mul, neg, sub, where } from '../ops/elementwise.js';
 import { gather } from '../ops/indexing.js';
 import { matmul } from '../ops/matmul.js';
-import { softmax } from '../ops/nn.js';
+import { nnGrads, softmax } from '../ops/nn.js';
 import { reduceSum } from '../ops/reduce.js';
-import { concat, expand, shapeOf, slice, split, squeeze, transpose, trilu } from '../ops/shape-ops.js';
+import { concat, expand, shapeOf, slice, split, squeeze, swapLastAxes, trilu } from '../ops/shape-ops.js';
 
 /** A large negative score for masked positions that stays finite in the dtype. */
 export function maskValue(dtype: DType): number {
@@ -139,11 +139,12 @@ export function attend(scores: Tensor, attendTo: (weights: Tensor) => Tensor): T
   if (out.rank !== scores.rank || clash) {
     throw new ShapeError('attend', `the output [${out.shape.join(', ')}] must keep the leading axes of the scores [${scores.shape.join(', ')}]`);
   }
-  setNodeGradient(weights, ({ y: [p], dy: [dp], gradOf }) => {
-    const dOut = gradOf(out);
-    // Without a gradient at the output, the weights' gradient comes from elsewhere: use softmax's own rule.
-    const rowDot = dOut ? reduceSum(mul(dOut, out), [-1], true) : reduceSum(mul(dp!, p!), [-1], true);
-    return [mul(p!, sub(dp!, rowDot))];
+  setNodeGradient(weights, (ctx) => {
+    const dOut = ctx.gradOf(out);
+    // Without a gradient at the output, the weights' gradient comes from elsewhere: softmax's own rule.
+    if (!dOut) return nnGrads['Softmax']!(ctx);
+    const [p, dp] = [ctx.y[0]!, ctx.dy[0]!];
+    return [mul(p, sub(dp, reduceSum(mul(dOut, out), [-1], true)))];
   });
   return out;
 }
@@ -177,7 +178,7 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, opts: AttentionOption
   if (typeof d !== 'number') throw new ShapeError('attention', 'head dim must be static');
   const T = q.dim(-2);
   const S = k.dim(-2);
-  const kT = transpose(k, swapLast(k.rank));
+  const kT = swapLastAxes(k);
   const causal = !opts.allowed && opts.causal !== false;
   if (causal && typeof T === 'number' && typeof S === 'number' && S >= T) {
     const blocks = Math.max(1, Math.min(T, opts.queryBlocks ?? Math.min(4, Math.floor(T / 128))));
@@ -194,12 +195,6 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, opts: AttentionOption
     }
   }
   return scaledDotProduct(q, kT, v, d, opts.causal !== false, opts.allowed);
-}
-
-function swapLast(rank: number): number[] {
-  const perm = Array.from({ length: rank }, (_, i) => i);
-  [perm[rank - 1], perm[rank - 2]] = [rank - 2, rank - 1];
-  return perm;
 }
 
 function scaledDotProduct(q: Tensor, kT: Tensor, v: Tensor, d: number, causal: boolean, allowedMask?: Tensor): Tensor {

@@ -7,7 +7,7 @@ import { broadcastShapes, fmtShape, type Dim } from '../graph/shape.js';
 import type { Tensor } from '../graph/tensor.js';
 import { mul } from './elementwise.js';
 import { FLOATS, expectDType, sameDType } from './operand.js';
-import { reshape, transpose } from './shape-ops.js';
+import { reshape, swapLastAxes } from './shape-ops.js';
 
 function checkInner(op: string, k1: Dim, k2: Dim, a: Tensor, b: Tensor): void {
   if (typeof k1 === 'number' && typeof k2 === 'number' && k1 !== k2) {
@@ -67,13 +67,6 @@ export function gemm(a: Tensor, b: Tensor, c?: Tensor, opts: GemmOptions = {}): 
   return a.graph.apply('Gemm', [a, b, c], attrs, [{ dtype, shape: [m, n] }])[0]!;
 }
 
-/** Swap the last two axes. */
-function mT(t: Tensor): Tensor {
-  const perm = t.shape.map((_, i) => i);
-  perm[t.rank - 1] = t.rank - 2;
-  perm[t.rank - 2] = t.rank - 1;
-  return transpose(t, perm);
-}
 
 /**
  * `aᵀ · dy` for batched `a` [..., m, k] and `dy` [..., m, n]. CPU GEMM kernels read a transposed
@@ -90,20 +83,20 @@ function transposedOperandProduct(a: Tensor, dy: Tensor): Tensor {
   // attention case.
   const known = typeof m === 'number' && typeof k === 'number' && typeof n === 'number';
   const viaResult = known ? m * k > m * n + k * n : typeof k !== 'number' && typeof n === 'number';
-  return viaResult ? mT(matmul(mT(dy), a)) : matmul(mT(a), dy);
+  return viaResult ? swapLastAxes(matmul(swapLastAxes(dy), a)) : matmul(swapLastAxes(a), dy);
 }
 
 /** Gradient rules of this file's ops. */
 export const matmulGrads: GradRules = {
   MatMul: ({ x: [a, b], dy: [dy], wants }) => {
     if (a!.rank < 2 || b!.rank < 2) throw new ShapeError('MatMul', 'gradient needs operands of rank ≥ 2; unsqueeze 1-D operands');
-    const da = wants[0] ? unbroadcast(matmul(dy!, mT(b!)), a!) : undefined;
+    const da = wants[0] ? unbroadcast(matmul(dy!, swapLastAxes(b!)), a!) : undefined;
     let db: Tensor | undefined;
     const k = a!.shape[a!.rank - 1];
     const n = b!.shape[1];
     if (wants[1] && b!.rank === 2 && a!.rank > 2 && typeof k === 'number' && typeof n === 'number') {
       // A shared weight: one [k, rows] × [rows, n] product instead of a batched one plus a sum.
-      db = matmul(mT(reshape(a!, [-1, k])), reshape(dy!, [-1, n]));
+      db = matmul(swapLastAxes(reshape(a!, [-1, k])), reshape(dy!, [-1, n]));
     } else if (wants[1]) db = unbroadcast(transposedOperandProduct(a!, dy!), b!);
     return [da, db];
   },

@@ -129,6 +129,14 @@ export function slice(x: Tensor, axes: readonly number[], starts: readonly numbe
   return g.apply('Slice', [x, g.int64s(starts), g.int64s(ends), g.int64s(ax), g.int64s(st)], {}, [{ dtype: x.dtype, shape }])[0]!;
 }
 
+/** Swap the last two axes (a batched matrix transpose). @example `swapLastAxes(k) // [B, H, D, S] from [B, H, S, D]` */
+export function swapLastAxes(t: Tensor): Tensor {
+  const perm = t.shape.map((_, i) => i);
+  perm[t.rank - 1] = t.rank - 2;
+  perm[t.rank - 2] = t.rank - 1;
+  return transpose(t, perm);
+}
+
 /**
  * Split along `axis` into pieces of the given sizes: numbers, or an int64 `[n]` tensor of sizes
  * known only at run time (then `count` pieces, of symbolic extent).
